@@ -1,0 +1,217 @@
+/**
+ * @file libvmaf.h
+ * The scoring context: choose features (directly or through models), feed
+ * picture pairs, read per-frame and pooled scores, write reports.
+ *
+ * Source and binary compatible with libvmaf v3. Every function returns 0 on
+ * success or a negative errno value; details of a failure are logged once
+ * through the context's logger (stderr) at VMAF_LOG_LEVEL_ERROR.
+ */
+#ifndef LIBVMAF_LIBVMAF_H
+#define LIBVMAF_LIBVMAF_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "libvmaf/feature.h"
+#include "libvmaf/model.h"
+#include "libvmaf/picture.h"
+#include "libvmaf/version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** How much the library writes to stderr. */
+enum VmafLogLevel {
+    VMAF_LOG_LEVEL_NONE = 0, /**< Nothing. */
+    VMAF_LOG_LEVEL_ERROR,    /**< Failures (the default of the CLI). */
+    VMAF_LOG_LEVEL_WARNING,  /**< Fallbacks, such as a GPU twin replaced by the CPU. */
+    VMAF_LOG_LEVEL_INFO,     /**< Which extractor runs where. */
+    VMAF_LOG_LEVEL_DEBUG,    /**< Everything. */
+};
+
+/** Report formats of vmaf_write_output(). */
+enum VmafOutputFormat {
+    VMAF_OUTPUT_FORMAT_NONE = 0, /**< No report. */
+    VMAF_OUTPUT_FORMAT_XML,      /**< XML, as the reference tool writes it. */
+    VMAF_OUTPUT_FORMAT_JSON,     /**< JSON, as the reference tool writes it. */
+    VMAF_OUTPUT_FORMAT_CSV,      /**< One line a frame. */
+    VMAF_OUTPUT_FORMAT_SUB,      /**< MicroDVD subtitles, one a frame. */
+};
+
+/** Temporal pooling of per-frame scores. */
+enum VmafPoolingMethod {
+    VMAF_POOL_METHOD_UNKNOWN = 0,   /**< Not set. */
+    VMAF_POOL_METHOD_MIN,           /**< Smallest score. */
+    VMAF_POOL_METHOD_MAX,           /**< Largest score. */
+    VMAF_POOL_METHOD_MEAN,          /**< Arithmetic mean. */
+    VMAF_POOL_METHOD_HARMONIC_MEAN, /**< n / sum(1 / (x + 1)) - 1. */
+    VMAF_POOL_METHOD_NB             /**< Number of methods. */
+};
+
+/** Settings of a context, passed by value to vmaf_init(). */
+typedef struct VmafConfiguration {
+    enum VmafLogLevel log_level; /**< Default VMAF_LOG_LEVEL_NONE (0). */
+    unsigned n_threads;          /**< Worker threads scoring frames in parallel; 0 = in the caller. */
+    unsigned n_subsample;        /**< Score every n-th frame only; 0 or 1 = every frame. */
+    uint64_t cpumask;            /**< Disable CPU SIMD levels by bit; 0 = use all (kept for compatibility). */
+    uint64_t gpumask;            /**< Nonzero: never use the GPU, even with imported CUDA state; default 0. */
+} VmafConfiguration;
+
+/** A scoring context. */
+typedef struct VmafContext VmafContext;
+
+/**
+ * Create a context.
+ *
+ * @param vmaf Receives the context; free it with vmaf_close().
+ * @param cfg  Settings.
+ * @return 0 on success, -EINVAL on a bad argument, -ENOMEM when out of memory.
+ */
+VMAF_EXPORT int vmaf_init(VmafContext **vmaf, VmafConfiguration cfg);
+
+/**
+ * Use the features a model needs. Each is resolved through the registry,
+ * on its CUDA twin when CUDA state was imported. May be called for several
+ * models; a feature needed twice is extracted once.
+ *
+ * @return 0 on success; -EINVAL if a feature has no extractor (one error
+ *         names every missing feature), -ENOMEM when out of memory.
+ */
+VMAF_EXPORT int vmaf_use_features_from_model(VmafContext *vmaf, VmafModel *model);
+
+/** Use the features of every model of a collection; see vmaf_use_features_from_model(). */
+VMAF_EXPORT int vmaf_use_features_from_model_collection(VmafContext *vmaf,
+                                                        VmafModelCollection *model_collection);
+
+/**
+ * Use one feature extractor, by extractor name ("float_ssim", "float_ssim_cuda")
+ * or by the name of a feature it provides.
+ *
+ * Options are checked here: an unknown key, a value out of range or with
+ * trailing characters, NaN, or a boolean other than true/false is an error
+ * that lists the valid keys or the range.
+ *
+ * @param vmaf         Context.
+ * @param feature_name Extractor or feature name.
+ * @param opts_dict    Options, or NULL for the defaults. The context takes
+ *                     ownership, on success and on failure.
+ * @return 0 on success, -EINVAL on an unknown name or a bad option,
+ *         -ENOMEM when out of memory.
+ */
+VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
+                                 VmafFeatureDictionary *opts_dict);
+
+/**
+ * Store an externally computed score for a feature at a frame index.
+ *
+ * @return 0 on success, -EINVAL if a score was already stored there,
+ *         -ENOMEM when out of memory.
+ */
+VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
+                                          double value, unsigned index);
+
+/**
+ * Score a pair of pictures at a frame index.
+ *
+ * The context takes both references (on success and on failure) and drops
+ * them when it is done; with worker threads or a GPU this may be after the
+ * call returns. Both pictures must have the same format, depth and size, and
+ * that of the first pair. Call with `ref == dist == NULL` once after the
+ * last frame to flush: scores are complete only after that.
+ *
+ * @return 0 on success, -EINVAL on mismatched or bad pictures, or the
+ *         extractor's error (for example a picture too small for the feature).
+ */
+VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
+                                   unsigned index);
+
+/**
+ * Predict a model's score at a frame index from the features stored there.
+ *
+ * @return 0 on success, -EINVAL if a feature the model needs is missing there.
+ */
+VMAF_EXPORT int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model, double *score,
+                                    unsigned index);
+
+/** Predict a model collection's scores at a frame index. */
+VMAF_EXPORT int vmaf_score_at_index_model_collection(VmafContext *vmaf,
+                                                     VmafModelCollection *model_collection,
+                                                     VmafModelCollectionScore *score,
+                                                     unsigned index);
+
+/**
+ * Read one feature's score at a frame index.
+ *
+ * @return 0 on success, -EINVAL if there is no such score.
+ */
+VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name,
+                                            double *score, unsigned index);
+
+/**
+ * Pool a model's per-frame scores over frames index_low..index_high
+ * (inclusive), predicting any frame not predicted yet.
+ */
+VMAF_EXPORT int vmaf_score_pooled(VmafContext *vmaf, VmafModel *model,
+                                  enum VmafPoolingMethod pool_method, double *score,
+                                  unsigned index_low, unsigned index_high);
+
+/** Pool a model collection's scores; see vmaf_score_pooled(). */
+VMAF_EXPORT int vmaf_score_pooled_model_collection(VmafContext *vmaf,
+                                                   VmafModelCollection *model_collection,
+                                                   enum VmafPoolingMethod pool_method,
+                                                   VmafModelCollectionScore *score,
+                                                   unsigned index_low, unsigned index_high);
+
+/**
+ * Pool one feature's scores over frames index_low..index_high (inclusive).
+ *
+ * @return 0 on success, -EINVAL on an empty or incomplete range.
+ */
+VMAF_EXPORT int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
+                                          enum VmafPoolingMethod pool_method, double *score,
+                                          unsigned index_low, unsigned index_high);
+
+/**
+ * Free a context and everything it owns (pending work is finished first).
+ * NULL is a no-op.
+ *
+ * @return 0, or the first error of pending work.
+ */
+VMAF_EXPORT int vmaf_close(VmafContext *vmaf);
+
+/**
+ * Write every per-frame score and the pooled scores to a file.
+ *
+ * The report is written to a temporary file beside `output_path` and renamed
+ * over it only when complete, so a failure never leaves a partial report.
+ * `output_path` "-" writes to stdout.
+ *
+ * @return 0 on success, -EINVAL on a bad format, or the negative errno of the
+ *         failed open, write or rename.
+ */
+VMAF_EXPORT int vmaf_write_output(VmafContext *vmaf, const char *output_path,
+                                  enum VmafOutputFormat fmt);
+
+/**
+ * vmaf_write_output() with a printf format for scores.
+ *
+ * @param score_format A printf conversion for one double, such as "%.6f"
+ *                     (the reference's, used when NULL) or "%.17g" (round-trip
+ *                     exact). Only one conversion of e, f or g with optional
+ *                     flags, width and precision is accepted.
+ * @return as vmaf_write_output(); -EINVAL for a bad score_format.
+ */
+VMAF_EXPORT int vmaf_write_output_with_format(VmafContext *vmaf, const char *output_path,
+                                              enum VmafOutputFormat fmt,
+                                              const char *score_format);
+
+/** The library's version, for example "3.0.0". */
+VMAF_EXPORT const char *vmaf_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBVMAF_LIBVMAF_H */

@@ -1,0 +1,59 @@
+/* The scoring context's insides, shared by libvmaf.c, the model code, the
+ * output writers and the CUDA glue. */
+#ifndef LIBVMAF_SRC_CONTEXT_H
+#define LIBVMAF_SRC_CONTEXT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "libvmaf/libvmaf.h"
+
+#include "dict.h"
+#include "feature/feature_collector.h"
+#include "feature/feature_extractor.h"
+
+struct VmafCudaState;
+struct VmafCudaPicturePool;
+struct VmafThreadPool;
+
+/* A feature the caller asked for; resolved to a backend and instantiated
+ * when the first picture pair (and so the geometry) is known. */
+typedef struct VmafFeatureRequest {
+    const VmafFeatureExtractor *cpu; /* the CPU extractor (always set) */
+    VmafFeatureDictionary *opts;     /* validated options (owned) */
+    const VmafFeatureExtractor *use; /* chosen at first frame: cpu or a twin */
+    VmafFex *inst;                   /* one instance, or n_threads of them */
+    unsigned n_inst;
+    bool *inst_busy;                 /* which instances a worker holds */
+} VmafFeatureRequest;
+
+struct VmafContext {
+    VmafConfiguration cfg;
+    VmafFeatureCollector *fc;
+
+    VmafFeatureRequest *req;
+    unsigned req_cnt, req_cap;
+
+    bool started;                 /* first pair seen: geometry fixed, extractors live */
+    bool flushed;
+    enum VmafPixelFormat pix_fmt;
+    unsigned bpc, w, h;
+    unsigned pic_cnt;             /* pairs read (for fps) */
+    unsigned max_index_plus1;     /* highest index read + 1 */
+    struct timespec t_start, t_end;
+
+    struct VmafThreadPool *pool;  /* CPU workers when cfg.n_threads > 0 */
+    pthread_mutex_t lock;         /* guards inst_busy and err */
+    pthread_cond_t inst_free;
+    int err;                      /* first asynchronous error (sticky) */
+
+    struct VmafCudaState *cuda;   /* imported CUDA state (owned) */
+    struct VmafCudaPicturePool *cuda_pool;
+};
+
+/* Records a sticky error from a worker; the first one wins. */
+void vmaf_context_set_error(VmafContext *vmaf, int err);
+
+#endif /* LIBVMAF_SRC_CONTEXT_H */

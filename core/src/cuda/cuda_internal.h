@@ -1,0 +1,24 @@
+/* What the rest of the library needs from the CUDA backend. In a build
+ * without CUDA these are implemented by cuda_none.c. */
+#ifndef LIBVMAF_SRC_CUDA_CUDA_INTERNAL_H
+#define LIBVMAF_SRC_CUDA_CUDA_INTERNAL_H
+
+#include "libvmaf/picture.h"
+
+struct VmafCudaState;
+struct VmafCudaPicturePool;
+
+/* Frees the state after all its work has finished. NULL is a no-op. */
+void vmaf_cuda_state_free(struct VmafCudaState *s);
+
+/* Frees a preallocated picture pool (pictures still referenced are freed
+ * when their last reference goes). NULL is a no-op. */
+void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p);
+
+/* Copies the luma plane of a device picture into a new host picture of the
+ * same format (chroma left unset), for CPU extractors that run beside the
+ * GPU. 0 or negative errno. */
+int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev,
+                            VmafPicture *host);
+
+#endif /* LIBVMAF_SRC_CUDA_CUDA_INTERNAL_H */

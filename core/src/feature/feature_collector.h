@@ -1,0 +1,34 @@
+/* Per-frame scores by feature name; safe to use from several threads. */
+#ifndef LIBVMAF_SRC_FEATURE_FEATURE_COLLECTOR_H
+#define LIBVMAF_SRC_FEATURE_FEATURE_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct VmafFeatureCollector VmafFeatureCollector;
+
+int vmaf_feature_collector_init(VmafFeatureCollector **fc);
+void vmaf_feature_collector_destroy(VmafFeatureCollector *fc);
+
+/* Stores a score; -EINVAL if that feature already has one at index. */
+int vmaf_feature_collector_append(VmafFeatureCollector *fc, const char *name,
+                                  double value, unsigned index);
+
+/* Replaces or stores a score (used for model predictions, which may be redone). */
+int vmaf_feature_collector_set(VmafFeatureCollector *fc, const char *name,
+                               double value, unsigned index);
+
+/* 0 and *value, or -EINVAL when there is no score. */
+int vmaf_feature_collector_get(VmafFeatureCollector *fc, const char *name,
+                               double *value, unsigned index);
+
+/* Iteration for writers: features in the order first seen. */
+size_t vmaf_feature_collector_count(VmafFeatureCollector *fc);
+const char *vmaf_feature_collector_name(VmafFeatureCollector *fc, size_t i);
+/* Number of frame slots of feature i (highest index + 1). */
+unsigned vmaf_feature_collector_capacity(VmafFeatureCollector *fc, size_t i);
+/* true and *value if feature i has a score at index. */
+bool vmaf_feature_collector_at(VmafFeatureCollector *fc, size_t i, unsigned index,
+                               double *value);
+
+#endif /* LIBVMAF_SRC_FEATURE_FEATURE_COLLECTOR_H */

@@ -1,0 +1,106 @@
+/*
+ * Feature extractors as data: a const table entry per extractor, with its
+ * options, the features it provides, its backend and, for a device twin, the
+ * CPU extractor it mirrors. The context only ever goes through this table.
+ */
+#ifndef LIBVMAF_SRC_FEATURE_FEATURE_EXTRACTOR_H
+#define LIBVMAF_SRC_FEATURE_FEATURE_EXTRACTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/picture.h"
+
+#include "dict.h"
+#include "feature/feature_collector.h"
+
+enum VmafOptionType {
+    VMAF_OPT_TYPE_BOOL,
+    VMAF_OPT_TYPE_INT,
+    VMAF_OPT_TYPE_DOUBLE,
+};
+
+/* One option: where it lives in the extractor's private struct, its type,
+ * default and inclusive range. Tables end with an entry whose name is NULL. */
+typedef struct VmafOption {
+    const char *name;
+    const char *help;
+    enum VmafOptionType type;
+    size_t offset; /* offsetof() into the private struct */
+    union {
+        bool b;
+        int i;
+        double d;
+    } def;
+    double min, max; /* ignored for bools */
+} VmafOption;
+
+enum VmafFexBackend {
+    VMAF_FEX_BACKEND_CPU = 0,
+    VMAF_FEX_BACKEND_CUDA = 1,
+};
+
+enum VmafFexFlags {
+    /* Separate instances may score different frames at the same time. */
+    VMAF_FEX_FLAG_FRAME_PARALLEL = 1 << 0,
+};
+
+struct VmafCudaState;
+
+/* A live extractor: the table entry, its private state (options first, as
+ * the option offsets say) and what the context lends it. */
+typedef struct VmafFex {
+    const struct VmafFeatureExtractor *fex;
+    void *priv;                 /* priv_size bytes, zeroed, then options set */
+    struct VmafCudaState *cuda; /* set for device extractors */
+    enum VmafPixelFormat pix_fmt;
+    unsigned bpc, w, h;
+} VmafFex;
+
+typedef struct VmafFeatureExtractor {
+    const char *name;                      /* unique extractor name */
+    enum VmafFexBackend backend;
+    const char *twin_of;                   /* for a device twin: its CPU extractor's name */
+    const VmafOption *options;             /* NULL-name terminated; may be NULL */
+    size_t priv_size;
+    const char *const *provided_features;  /* NULL terminated: every name it can emit */
+    unsigned flags;                        /* enum VmafFexFlags */
+
+    /* Twins only: 0 if this device computes the CPU's exact result for
+     * this geometry and these options (priv holds parsed options only),
+     * otherwise -ENOTSUP with a reason in why[]. */
+    int (*check_context)(const void *priv, unsigned w, unsigned h, unsigned bpc,
+                         char *why, size_t why_len);
+
+    /* Allocates the state for this geometry; options are already in priv.
+     * A refusal logs one error naming the extractor and the limit. */
+    int (*init)(VmafFex *fex);
+
+    /* CPU extractors: score one pair and append to the collector. */
+    int (*extract)(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                   unsigned index, VmafFeatureCollector *fc);
+
+    /* Device extractors: queue one pair (returns once its work is enqueued;
+     * the pictures may be dropped after the call), and append the scores of
+     * every finished frame to the collector. collect with wait=true blocks
+     * until all queued frames are in. */
+    int (*submit)(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                  unsigned index);
+    int (*collect)(VmafFex *fex, bool wait, VmafFeatureCollector *fc);
+
+    /* Optional: called once after the last frame. */
+    int (*flush)(VmafFex *fex, VmafFeatureCollector *fc);
+
+    /* Frees everything init allocated; safe after a failed init. */
+    void (*close)(VmafFex *fex);
+} VmafFeatureExtractor;
+
+/* Parses opts into priv per the table, defaults first. Unknown keys, values
+ * out of range, trailing characters, NaN/inf and bools other than
+ * true/false are -EINVAL with one logged line that names the extractor, the
+ * key and the valid keys or range. */
+int vmaf_fex_parse_options(const VmafFeatureExtractor *fex, void *priv,
+                           const VmafFeatureDictionary *opts);
+
+#endif /* LIBVMAF_SRC_FEATURE_FEATURE_EXTRACTOR_H */

@@ -1,0 +1,130 @@
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature/feature_extractor.h"
+#include "log.h"
+
+static const VmafOption *find_option(const VmafOption *opt, const char *key)
+{
+    for (; opt && opt->name; opt++)
+        if (!strcmp(opt->name, key))
+            return opt;
+    return NULL;
+}
+
+static void list_keys(const VmafOption *opt, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (; opt && opt->name && n < len; opt++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", opt->name);
+    if (!buf[0])
+        snprintf(buf, len, "none");
+}
+
+/* The whole string must be one number: no blanks, no trailing junk. */
+static int parse_double(const char *s, double *out)
+{
+    if (!*s || *s == ' ' || *s == '\t')
+        return -EINVAL;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end || errno == ERANGE || !isfinite(v))
+        return -EINVAL;
+    *out = v;
+    return 0;
+}
+
+static int parse_int(const char *s, int *out)
+{
+    if (!*s || *s == ' ' || *s == '\t')
+        return -EINVAL;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*end || errno == ERANGE || v < INT_MIN || v > INT_MAX)
+        return -EINVAL;
+    *out = (int)v;
+    return 0;
+}
+
+static void set_default(const VmafOption *o, void *priv)
+{
+    char *dst = (char *)priv + o->offset;
+    switch (o->type) {
+    case VMAF_OPT_TYPE_BOOL: memcpy(dst, &o->def.b, sizeof(bool)); break;
+    case VMAF_OPT_TYPE_INT: memcpy(dst, &o->def.i, sizeof(int)); break;
+    case VMAF_OPT_TYPE_DOUBLE: memcpy(dst, &o->def.d, sizeof(double)); break;
+    }
+}
+
+static int set_value(const VmafFeatureExtractor *fex, const VmafOption *o, void *priv,
+                     const char *val)
+{
+    char *dst = (char *)priv + o->offset;
+    switch (o->type) {
+    case VMAF_OPT_TYPE_BOOL: {
+        bool b;
+        if (!strcmp(val, "true"))
+            b = true;
+        else if (!strcmp(val, "false"))
+            b = false;
+        else {
+            vmaf_error("%s: option %s=%s: expected true or false", fex->name, o->name, val);
+            return -EINVAL;
+        }
+        memcpy(dst, &b, sizeof(b));
+        return 0;
+    }
+    case VMAF_OPT_TYPE_INT: {
+        int v;
+        if (parse_int(val, &v) || v < o->min || v > o->max) {
+            vmaf_error("%s: option %s=%s: expected an integer from %.0f to %.0f (%s)",
+                       fex->name, o->name, val, o->min, o->max, o->help ? o->help : "");
+            return -EINVAL;
+        }
+        memcpy(dst, &v, sizeof(v));
+        return 0;
+    }
+    case VMAF_OPT_TYPE_DOUBLE: {
+        double v;
+        if (parse_double(val, &v) || v < o->min || v > o->max) {
+            vmaf_error("%s: option %s=%s: expected a number from %g to %g (%s)", fex->name,
+                       o->name, val, o->min, o->max, o->help ? o->help : "");
+            return -EINVAL;
+        }
+        memcpy(dst, &v, sizeof(v));
+        return 0;
+    }
+    }
+    return -EINVAL;
+}
+
+int vmaf_fex_parse_options(const VmafFeatureExtractor *fex, void *priv,
+                           const VmafFeatureDictionary *opts)
+{
+    for (const VmafOption *o = fex->options; o && o->name; o++)
+        set_default(o, priv);
+    if (!opts)
+        return 0;
+    for (size_t i = 0; i < opts->cnt; i++) {
+        const VmafOption *o = find_option(fex->options, opts->entry[i].key);
+        if (!o) {
+            char keys[512];
+            list_keys(fex->options, keys, sizeof(keys));
+            vmaf_error("%s: unknown option '%s' (valid options: %s)", fex->name,
+                       opts->entry[i].key, keys);
+            return -EINVAL;
+        }
+        int err = set_value(fex, o, priv, opts->entry[i].val);
+        if (err)
+            return err;
+    }
+    return 0;
+}

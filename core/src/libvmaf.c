@@ -1,0 +1,603 @@
+/*
+ * The scoring context: features requested by name, resolved to a backend
+ * when the first picture pair fixes the geometry, fed frame by frame (in the
+ * caller's thread, on worker threads, or submitted to a device), and their
+ * scores kept in the feature collector for pooling and reports.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
+
+#include "config.h"
+#include "context.h"
+#include "cuda/cuda_internal.h"
+#include "log.h"
+#include "picture_internal.h"
+#include "registry.h"
+#include "thread_pool.h"
+
+const char *vmaf_version(void)
+{
+    return VMAF_VERSION;
+}
+
+void vmaf_context_set_error(VmafContext *vmaf, int err)
+{
+    pthread_mutex_lock(&vmaf->lock);
+    if (!vmaf->err)
+        vmaf->err = err;
+    pthread_mutex_unlock(&vmaf->lock);
+}
+
+static int sticky_error(VmafContext *vmaf)
+{
+    pthread_mutex_lock(&vmaf->lock);
+    int err = vmaf->err;
+    pthread_mutex_unlock(&vmaf->lock);
+    return err;
+}
+
+int vmaf_init(VmafContext **out, VmafConfiguration cfg)
+{
+    if (!out)
+        return -EINVAL;
+    *out = NULL;
+    if ((unsigned)cfg.log_level > VMAF_LOG_LEVEL_DEBUG) {
+        vmaf_error("vmaf_init: log level %d is out of range 0..4", (int)cfg.log_level);
+        return -EINVAL;
+    }
+    if (cfg.n_threads > 1024) {
+        vmaf_error("vmaf_init: %u threads requested; at most 1024 are supported", cfg.n_threads);
+        return -EINVAL;
+    }
+    vmaf_log_set_level(cfg.log_level);
+    VmafContext *vmaf = calloc(1, sizeof(*vmaf));
+    if (!vmaf)
+        return -ENOMEM;
+    vmaf->cfg = cfg;
+    int err = vmaf_feature_collector_init(&vmaf->fc);
+    if (err) {
+        free(vmaf);
+        return err;
+    }
+    pthread_mutex_init(&vmaf->lock, NULL);
+    pthread_cond_init(&vmaf->inst_free, NULL);
+    if (cfg.n_threads > 0) {
+        err = vmaf_thread_pool_create(&vmaf->pool, cfg.n_threads, 2 * cfg.n_threads);
+        if (err) {
+            vmaf_error("vmaf_init: could not start %u worker threads", cfg.n_threads);
+            vmaf_close(vmaf);
+            return err;
+        }
+    }
+    *out = vmaf;
+    return 0;
+}
+
+static void list_features(char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < vmaf_registry_count() && n < len; i++) {
+        const VmafFeatureExtractor *f = vmaf_registry_at(i);
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", f->name);
+    }
+}
+
+/* Options are checked against the CPU extractor's table (a twin's equals it)
+ * as soon as they are given, so a typo fails before any frame is read. */
+static int check_options(const VmafFeatureExtractor *fex, const VmafFeatureDictionary *opts)
+{
+    void *priv = calloc(1, fex->priv_size ? fex->priv_size : 1);
+    if (!priv)
+        return -ENOMEM;
+    int err = vmaf_fex_parse_options(fex, priv, opts);
+    free(priv);
+    return err;
+}
+
+int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDictionary *opts)
+{
+    int err = 0;
+    if (!vmaf || !feature_name) {
+        err = -EINVAL;
+        goto fail;
+    }
+    if (vmaf->started) {
+        vmaf_error("feature %s: features must be chosen before the first picture is read",
+                   feature_name);
+        err = -EINVAL;
+        goto fail;
+    }
+    const VmafFeatureExtractor *fex = vmaf_registry_find_by_name(feature_name);
+    if (!fex)
+        fex = vmaf_registry_find_by_feature(feature_name);
+    if (!fex) {
+        char names[512];
+        list_features(names, sizeof(names));
+        vmaf_error("unknown feature '%s' (available extractors: %s)", feature_name, names);
+        err = -EINVAL;
+        goto fail;
+    }
+    const VmafFeatureExtractor *cpu = vmaf_registry_cpu_of(fex);
+    err = check_options(cpu, opts);
+    if (err)
+        goto fail;
+
+    for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+        VmafFeatureRequest *r = &vmaf->req[i];
+        if (r->cpu != cpu)
+            continue;
+        /* The same request twice (say, from two models) is extracted once. */
+        if (vmaf_dict_equal(r->opts, opts) && (fex == cpu || r->use == fex)) {
+            vmaf_feature_dictionary_free(&opts);
+            return 0;
+        }
+        vmaf_error("feature %s is already in use with other options or on another backend; "
+                   "request it once",
+                   cpu->name);
+        err = -EINVAL;
+        goto fail;
+    }
+    if (vmaf->req_cnt == vmaf->req_cap) {
+        unsigned cap = vmaf->req_cap ? vmaf->req_cap * 2 : 4;
+        VmafFeatureRequest *req = realloc(vmaf->req, cap * sizeof(*req));
+        if (!req) {
+            err = -ENOMEM;
+            goto fail;
+        }
+        vmaf->req = req;
+        vmaf->req_cap = cap;
+    }
+    VmafFeatureRequest *r = &vmaf->req[vmaf->req_cnt++];
+    memset(r, 0, sizeof(*r));
+    r->cpu = cpu;
+    r->opts = opts;
+    /* Naming a twin directly ("float_ssim_cuda") pins that backend. */
+    r->use = fex != cpu ? fex : NULL;
+    return 0;
+
+fail:
+    vmaf_feature_dictionary_free(&opts);
+    return err;
+}
+
+int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, double value,
+                              unsigned index)
+{
+    if (!vmaf || !feature_name)
+        return -EINVAL;
+    int err = vmaf_feature_collector_append(vmaf->fc, feature_name, value, index);
+    if (err == -EINVAL)
+        vmaf_error("feature %s already has a score at frame %u", feature_name, index);
+    return err;
+}
+
+static void close_request(VmafFeatureRequest *r)
+{
+    for (unsigned k = 0; k < r->n_inst; k++) {
+        VmafFex *f = &r->inst[k];
+        if (f->fex && f->fex->close)
+            f->fex->close(f);
+        free(f->priv);
+    }
+    free(r->inst);
+    free(r->inst_busy);
+    r->inst = NULL;
+    r->inst_busy = NULL;
+    r->n_inst = 0;
+}
+
+/* Picks CPU or twin for one request now that the geometry is known. */
+static int choose_backend(VmafContext *vmaf, VmafFeatureRequest *r)
+{
+    const bool gpu = vmaf->cuda && !vmaf->cfg.gpumask;
+    if (r->use) { /* pinned to a twin by name */
+        if (!gpu) {
+            vmaf_error("%s needs a GPU: import CUDA state (vmaf_cuda_import_state) or use %s",
+                       r->use->name, r->cpu->name);
+            return -ENODEV;
+        }
+        return 0;
+    }
+    r->use = r->cpu;
+    const VmafFeatureExtractor *twin = gpu ? vmaf_registry_twin(r->cpu, VMAF_FEX_BACKEND_CUDA) : NULL;
+    if (!twin)
+        return 0;
+    void *priv = calloc(1, twin->priv_size ? twin->priv_size : 1);
+    if (!priv)
+        return -ENOMEM;
+    int err = vmaf_fex_parse_options(twin, priv, r->opts);
+    char why[256] = "";
+    if (!err && !twin->check_context(priv, vmaf->w, vmaf->h, vmaf->bpc, why, sizeof(why)))
+        r->use = twin;
+    else if (!err)
+        vmaf_warning("%s cannot compute this input exactly (%s); using the CPU extractor %s",
+                     twin->name, why, r->cpu->name);
+    free(priv);
+    return err;
+}
+
+static int start(VmafContext *vmaf, const VmafPicture *ref)
+{
+    vmaf->pix_fmt = ref->pix_fmt;
+    vmaf->bpc = ref->bpc;
+    vmaf->w = ref->w[0];
+    vmaf->h = ref->h[0];
+    clock_gettime(CLOCK_MONOTONIC, &vmaf->t_start);
+    vmaf->started = true;
+
+    for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+        VmafFeatureRequest *r = &vmaf->req[i];
+        int err = choose_backend(vmaf, r);
+        if (err)
+            return err;
+        const bool parallel = r->use->backend == VMAF_FEX_BACKEND_CPU && vmaf->pool &&
+                              (r->use->flags & VMAF_FEX_FLAG_FRAME_PARALLEL);
+        const unsigned n = parallel ? vmaf->cfg.n_threads : 1;
+        r->inst = calloc(n, sizeof(*r->inst));
+        r->inst_busy = calloc(n, sizeof(*r->inst_busy));
+        if (!r->inst || !r->inst_busy)
+            return -ENOMEM;
+        for (unsigned k = 0; k < n; k++) {
+            VmafFex *f = &r->inst[k];
+            f->priv = calloc(1, r->use->priv_size ? r->use->priv_size : 1);
+            if (!f->priv)
+                return -ENOMEM;
+            r->n_inst = k + 1;
+            err = vmaf_fex_parse_options(r->use, f->priv, r->opts);
+            if (err)
+                return err;
+            f->pix_fmt = vmaf->pix_fmt;
+            f->bpc = vmaf->bpc;
+            f->w = vmaf->w;
+            f->h = vmaf->h;
+            f->cuda = r->use->backend == VMAF_FEX_BACKEND_CPU ? NULL : vmaf->cuda;
+            err = r->use->init(f);
+            if (err) {
+                free(f->priv);
+                f->priv = NULL;
+                r->n_inst = k;
+                return err;
+            }
+            f->fex = r->use;
+        }
+        vmaf_info("%s runs as %s%s", r->cpu->name, r->use->name,
+                  n > 1 ? " on worker threads" : "");
+    }
+    return 0;
+}
+
+static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture *dist,
+                          unsigned index)
+{
+    const VmafPicture *p[2] = { ref, dist };
+    static const char *const which[2] = { "reference", "distorted" };
+    for (int i = 0; i < 2; i++) {
+        if (!p[i]->ref || !p[i]->data[0] || !p[i]->w[0] || !p[i]->h[0] ||
+            (p[i]->bpc != 8 && p[i]->bpc != 10 && p[i]->bpc != 12 && p[i]->bpc != 16) ||
+            p[i]->pix_fmt == VMAF_PIX_FMT_UNKNOWN || p[i]->pix_fmt > VMAF_PIX_FMT_YUV400P) {
+            vmaf_error("frame %u: the %s picture is not a valid allocated picture", index,
+                       which[i]);
+            return -EINVAL;
+        }
+    }
+    if (ref->w[0] != dist->w[0] || ref->h[0] != dist->h[0] || ref->bpc != dist->bpc ||
+        ref->pix_fmt != dist->pix_fmt) {
+        vmaf_error("frame %u: reference is %ux%u %u-bit and distorted is %ux%u %u-bit "
+                   "(format %d vs %d); both must match",
+                   index, ref->w[0], ref->h[0], ref->bpc, dist->w[0], dist->h[0], dist->bpc,
+                   (int)ref->pix_fmt, (int)dist->pix_fmt);
+        return -EINVAL;
+    }
+    if (vmaf->started && (ref->w[0] != vmaf->w || ref->h[0] != vmaf->h ||
+                          ref->bpc != vmaf->bpc || ref->pix_fmt != vmaf->pix_fmt)) {
+        vmaf_error("frame %u: pictures are %ux%u %u-bit but earlier frames were %ux%u %u-bit",
+                   index, ref->w[0], ref->h[0], ref->bpc, vmaf->w, vmaf->h, vmaf->bpc);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static VmafFex *acquire(VmafContext *vmaf, VmafFeatureRequest *r, unsigned *slot)
+{
+    pthread_mutex_lock(&vmaf->lock);
+    for (;;) {
+        for (unsigned k = 0; k < r->n_inst; k++) {
+            if (!r->inst_busy[k]) {
+                r->inst_busy[k] = true;
+                pthread_mutex_unlock(&vmaf->lock);
+                *slot = k;
+                return &r->inst[k];
+            }
+        }
+        pthread_cond_wait(&vmaf->inst_free, &vmaf->lock);
+    }
+}
+
+static void release(VmafContext *vmaf, VmafFeatureRequest *r, unsigned slot)
+{
+    pthread_mutex_lock(&vmaf->lock);
+    r->inst_busy[slot] = false;
+    pthread_cond_broadcast(&vmaf->inst_free);
+    pthread_mutex_unlock(&vmaf->lock);
+}
+
+static int extract_cpu(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture *dist,
+                       unsigned index)
+{
+    for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+        VmafFeatureRequest *r = &vmaf->req[i];
+        if (r->use->backend != VMAF_FEX_BACKEND_CPU)
+            continue;
+        unsigned slot;
+        VmafFex *f = acquire(vmaf, r, &slot);
+        int err = f->fex->extract(f, ref, dist, index, vmaf->fc);
+        release(vmaf, r, slot);
+        if (err) {
+            vmaf_error("%s failed at frame %u (error %d)", f->fex->name, index, err);
+            return err;
+        }
+    }
+    return 0;
+}
+
+typedef struct FrameJob {
+    VmafContext *vmaf;
+    VmafPicture ref, dist;
+    unsigned index;
+} FrameJob;
+
+static void frame_job(void *arg)
+{
+    FrameJob *job = arg;
+    /* After a failure the remaining frames are dropped, not scored. */
+    if (!sticky_error(job->vmaf)) {
+        int err = extract_cpu(job->vmaf, &job->ref, &job->dist, job->index);
+        if (err)
+            vmaf_context_set_error(job->vmaf, err);
+    }
+    vmaf_picture_unref(&job->ref);
+    vmaf_picture_unref(&job->dist);
+    free(job);
+}
+
+static int collect_devices(VmafContext *vmaf, bool wait)
+{
+    for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+        VmafFeatureRequest *r = &vmaf->req[i];
+        if (r->use && r->use->backend != VMAF_FEX_BACKEND_CPU && r->n_inst) {
+            int err = r->use->collect(&r->inst[0], wait, vmaf->fc);
+            if (err)
+                return err;
+        }
+    }
+    return 0;
+}
+
+static int flush(VmafContext *vmaf)
+{
+    if (vmaf->flushed)
+        return sticky_error(vmaf);
+    vmaf->flushed = true;
+    if (vmaf->pool)
+        vmaf_thread_pool_wait(vmaf->pool);
+    int err = sticky_error(vmaf);
+    if (!vmaf->started)
+        return err;
+    int e = collect_devices(vmaf, true);
+    if (!err)
+        err = e;
+    for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+        VmafFeatureRequest *r = &vmaf->req[i];
+        if (r->n_inst && r->use->flush) {
+            e = r->use->flush(&r->inst[0], vmaf->fc);
+            if (!err)
+                err = e;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &vmaf->t_end);
+    if (err)
+        vmaf_context_set_error(vmaf, err);
+    return err;
+}
+
+static bool any_backend(VmafContext *vmaf, bool device)
+{
+    for (unsigned i = 0; i < vmaf->req_cnt; i++)
+        if ((vmaf->req[i].use->backend != VMAF_FEX_BACKEND_CPU) == device)
+            return true;
+    return false;
+}
+
+static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, unsigned index)
+{
+    int err = check_pictures(vmaf, ref, dist, index);
+    if (err)
+        return err;
+    if (!vmaf->started) {
+        err = start(vmaf, ref);
+        if (err) {
+            vmaf_context_set_error(vmaf, err);
+            return err;
+        }
+    }
+    err = sticky_error(vmaf);
+    if (err)
+        return err;
+    vmaf->pic_cnt++;
+    if (index + 1 > vmaf->max_index_plus1)
+        vmaf->max_index_plus1 = index + 1;
+    if (vmaf->cfg.n_subsample > 1 && index % vmaf->cfg.n_subsample)
+        return 0;
+
+    if (any_backend(vmaf, true)) {
+        for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+            VmafFeatureRequest *r = &vmaf->req[i];
+            if (r->use->backend == VMAF_FEX_BACKEND_CPU)
+                continue;
+            err = r->use->submit(&r->inst[0], ref, dist, index);
+            if (err)
+                goto device_fail;
+        }
+        err = collect_devices(vmaf, false);
+        if (err)
+            goto device_fail;
+    }
+    if (!any_backend(vmaf, false))
+        return 0;
+
+    /* CPU extractors read host memory: device pictures are brought back once. */
+    VmafPicture host[2] = { { 0 } };
+    const VmafPicture *cref = ref, *cdist = dist;
+    if (vmaf_picture_buf_type(ref) == VMAF_PICTURE_BUF_DEVICE) {
+        err = vmaf_cuda_download_luma(vmaf->cuda, ref, &host[0]);
+        if (!err)
+            err = vmaf_cuda_download_luma(vmaf->cuda, dist, &host[1]);
+        if (err) {
+            if (host[0].ref)
+                vmaf_picture_unref(&host[0]);
+            goto device_fail;
+        }
+        cref = &host[0];
+        cdist = &host[1];
+    }
+    if (vmaf->pool) {
+        FrameJob *job = calloc(1, sizeof(*job));
+        if (!job) {
+            err = -ENOMEM;
+        } else {
+            job->vmaf = vmaf;
+            job->index = index;
+            vmaf_picture_ref(&job->ref, cref);
+            vmaf_picture_ref(&job->dist, cdist);
+            err = vmaf_thread_pool_enqueue(vmaf->pool, frame_job, job);
+            if (err) {
+                vmaf_picture_unref(&job->ref);
+                vmaf_picture_unref(&job->dist);
+                free(job);
+            }
+        }
+    } else {
+        err = extract_cpu(vmaf, cref, cdist, index);
+    }
+    if (host[0].ref) {
+        vmaf_picture_unref(&host[0]);
+        vmaf_picture_unref(&host[1]);
+    }
+    if (err)
+        vmaf_context_set_error(vmaf, err);
+    return err;
+
+device_fail:
+    vmaf_error("GPU feature extraction failed at frame %u (error %d); scoring stopped", index,
+               err);
+    vmaf_context_set_error(vmaf, err);
+    return err;
+}
+
+int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, unsigned index)
+{
+    if (!vmaf) {
+        if (ref && ref->ref)
+            vmaf_picture_unref(ref);
+        if (dist && dist->ref)
+            vmaf_picture_unref(dist);
+        return -EINVAL;
+    }
+    if (!ref && !dist)
+        return flush(vmaf);
+    int err;
+    if (!ref || !dist) {
+        vmaf_error("frame %u: vmaf_read_pictures needs both pictures (or both NULL to flush)",
+                   index);
+        err = -EINVAL;
+    } else if (vmaf->flushed) {
+        vmaf_error("frame %u: pictures read after the flush", index);
+        err = -EINVAL;
+    } else if (index >= 0x7fffffffu) {
+        vmaf_error("frame index %u is too large", index);
+        err = -EINVAL;
+    } else {
+        err = read_pair(vmaf, ref, dist, index);
+    }
+    /* The context owns both references, on success and on failure. */
+    if (ref && ref->ref)
+        vmaf_picture_unref(ref);
+    if (dist && dist->ref)
+        vmaf_picture_unref(dist);
+    return err;
+}
+
+int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name, double *score,
+                                unsigned index)
+{
+    if (!vmaf || !feature_name || !score)
+        return -EINVAL;
+    return vmaf_feature_collector_get(vmaf->fc, feature_name, score, index);
+}
+
+int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
+                              enum VmafPoolingMethod pool_method, double *score,
+                              unsigned index_low, unsigned index_high)
+{
+    if (!vmaf || !feature_name || !score || index_low > index_high ||
+        pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB)
+        return -EINVAL;
+    double min = INFINITY, max = -INFINITY, sum = 0.0, inv_sum = 0.0;
+    unsigned n = 0;
+    for (unsigned i = index_low; i <= index_high; i++) {
+        /* Frames left out by subsampling are left out of the pool, as the
+         * reference does. */
+        if (vmaf->cfg.n_subsample > 1 && i % vmaf->cfg.n_subsample)
+            goto next;
+        double v;
+        int err = vmaf_feature_collector_get(vmaf->fc, feature_name, &v, i);
+        if (err)
+            return err;
+        min = v < min ? v : min;
+        max = v > max ? v : max;
+        sum += v;
+        inv_sum += 1.0 / (v + 1.0);
+        n++;
+    next:
+        if (i == 0xffffffffu)
+            break;
+    }
+    if (!n)
+        return -EINVAL;
+    switch (pool_method) {
+    case VMAF_POOL_METHOD_MIN: *score = min; break;
+    case VMAF_POOL_METHOD_MAX: *score = max; break;
+    case VMAF_POOL_METHOD_MEAN: *score = sum / n; break;
+    case VMAF_POOL_METHOD_HARMONIC_MEAN: *score = n / inv_sum - 1.0; break;
+    default: return -EINVAL;
+    }
+    return 0;
+}
+
+int vmaf_close(VmafContext *vmaf)
+{
+    if (!vmaf)
+        return 0;
+    int err = 0;
+    if (vmaf->started && !vmaf->flushed)
+        err = flush(vmaf);
+    vmaf_thread_pool_destroy(vmaf->pool);
+    for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+        close_request(&vmaf->req[i]);
+        vmaf_feature_dictionary_free(&vmaf->req[i].opts);
+    }
+    free(vmaf->req);
+    vmaf_feature_collector_destroy(vmaf->fc);
+    vmaf_cuda_picture_pool_free(vmaf->cuda_pool);
+    vmaf_cuda_state_free(vmaf->cuda);
+    pthread_cond_destroy(&vmaf->inst_free);
+    pthread_mutex_destroy(&vmaf->lock);
+    free(vmaf);
+    return err;
+}

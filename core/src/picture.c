@@ -1,0 +1,134 @@
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "picture_internal.h"
+
+struct VmafRef {
+    atomic_int cnt;
+};
+
+#define ROW_ALIGN 64
+#define MAX_DIM 65536u
+
+int vmaf_picture_plane_geometry(enum VmafPixelFormat pix_fmt, unsigned w, unsigned h,
+                                unsigned pw[3], unsigned ph[3], unsigned *planes)
+{
+    if (!w || !h || w > MAX_DIM || h > MAX_DIM)
+        return -EINVAL;
+    unsigned ss_x, ss_y;
+    switch (pix_fmt) {
+    case VMAF_PIX_FMT_YUV420P: ss_x = 1, ss_y = 1; break;
+    case VMAF_PIX_FMT_YUV422P: ss_x = 1, ss_y = 0; break;
+    case VMAF_PIX_FMT_YUV444P: ss_x = 0, ss_y = 0; break;
+    case VMAF_PIX_FMT_YUV400P: ss_x = 0, ss_y = 0; break;
+    default: return -EINVAL;
+    }
+    *planes = pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+    pw[0] = w, ph[0] = h;
+    for (int i = 1; i < 3; i++) {
+        pw[i] = *planes == 3 ? (w + ss_x) >> ss_x : 0;
+        ph[i] = *planes == 3 ? (h + ss_y) >> ss_y : 0;
+    }
+    return 0;
+}
+
+static int valid_bpc(unsigned bpc)
+{
+    return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16;
+}
+
+static int setup(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,
+                 unsigned h, enum VmafPictureBufType buf_type)
+{
+    unsigned planes;
+    if (!pic || !valid_bpc(bpc))
+        return -EINVAL;
+    memset(pic, 0, sizeof(*pic));
+    int err = vmaf_picture_plane_geometry(pix_fmt, w, h, pic->w, pic->h, &planes);
+    if (err)
+        return err;
+    pic->pix_fmt = pix_fmt;
+    pic->bpc = bpc;
+    VmafPicturePriv *priv = calloc(1, sizeof(*priv));
+    VmafRef *ref = malloc(sizeof(*ref));
+    if (!priv || !ref) {
+        free(priv);
+        free(ref);
+        return -ENOMEM;
+    }
+    atomic_init(&ref->cnt, 1);
+    priv->buf_type = buf_type;
+    pic->priv = priv;
+    pic->ref = ref;
+    return 0;
+}
+
+int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                       unsigned w, unsigned h)
+{
+    int err = setup(pic, pix_fmt, bpc, w, h, VMAF_PICTURE_BUF_HOST);
+    if (err)
+        return err;
+    const size_t bytes = bpc > 8 ? 2 : 1;
+    size_t offset[3] = { 0 }, total = 0;
+    for (int i = 0; i < 3 && pic->w[i]; i++) {
+        /* At most 65536 * 2 bytes a row and 65536 rows: no overflow in size_t. */
+        size_t stride = ((size_t)pic->w[i] * bytes + ROW_ALIGN - 1) & ~(size_t)(ROW_ALIGN - 1);
+        pic->stride[i] = (ptrdiff_t)stride;
+        offset[i] = total;
+        total += stride * pic->h[i];
+    }
+    uint8_t *mem = aligned_alloc(ROW_ALIGN, total);
+    if (!mem) {
+        free(pic->priv);
+        free(pic->ref);
+        memset(pic, 0, sizeof(*pic));
+        return -ENOMEM;
+    }
+    for (int i = 0; i < 3 && pic->w[i]; i++)
+        pic->data[i] = mem + offset[i];
+    ((VmafPicturePriv *)pic->priv)->alloc = mem;
+    return 0;
+}
+
+int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                      unsigned w, unsigned h, enum VmafPictureBufType buf_type,
+                      void (*release)(void *cookie, VmafPicture *pic), void *cookie)
+{
+    int err = setup(pic, pix_fmt, bpc, w, h, buf_type);
+    if (err)
+        return err;
+    VmafPicturePriv *priv = pic->priv;
+    priv->release = release;
+    priv->cookie = cookie;
+    return 0;
+}
+
+int vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src)
+{
+    if (!dst || !src || !src->ref)
+        return -EINVAL;
+    atomic_fetch_add(&src->ref->cnt, 1);
+    *dst = *src;
+    return 0;
+}
+
+int vmaf_picture_unref(VmafPicture *pic)
+{
+    if (!pic || !pic->ref)
+        return -EINVAL;
+    if (atomic_fetch_sub(&pic->ref->cnt, 1) == 1) {
+        VmafPicturePriv *priv = pic->priv;
+        if (priv && priv->release)
+            priv->release(priv->cookie, pic);
+        else if (priv)
+            free(priv->alloc);
+        free(priv);
+        free(pic->ref);
+    }
+    memset(pic, 0, sizeof(*pic));
+    return 0;
+}

@@ -1,0 +1,41 @@
+/* What the library keeps behind VmafPicture.ref and VmafPicture.priv. */
+#ifndef LIBVMAF_SRC_PICTURE_INTERNAL_H
+#define LIBVMAF_SRC_PICTURE_INTERNAL_H
+
+#include "libvmaf/picture.h"
+
+enum VmafPictureBufType {
+    VMAF_PICTURE_BUF_HOST = 0,
+    VMAF_PICTURE_BUF_HOST_PINNED,
+    VMAF_PICTURE_BUF_DEVICE,
+};
+
+typedef struct VmafPicturePriv {
+    enum VmafPictureBufType buf_type;
+    /* Called instead of freeing the planes when the last reference goes
+     * (pooled pictures go back to their pool). */
+    void (*release)(void *cookie, VmafPicture *pic);
+    void *cookie;
+    void *alloc; /* one host allocation holding every plane, when not pooled */
+} VmafPicturePriv;
+
+/* Planes of a picture whose storage someone else owns: sets up the
+ * reference count and priv so that the last unref calls release(cookie). */
+int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                      unsigned w, unsigned h, enum VmafPictureBufType buf_type,
+                      void (*release)(void *cookie, VmafPicture *pic), void *cookie);
+
+/* Plane sizes of a format: 0 or -EINVAL. Chroma sizes round up. */
+int vmaf_picture_plane_geometry(enum VmafPixelFormat pix_fmt, unsigned w, unsigned h,
+                                unsigned pw[3], unsigned ph[3], unsigned *planes);
+
+/* dst becomes another reference to src's planes. */
+int vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);
+
+static inline enum VmafPictureBufType vmaf_picture_buf_type(const VmafPicture *pic)
+{
+    const VmafPicturePriv *p = (const VmafPicturePriv *)pic->priv;
+    return p ? p->buf_type : VMAF_PICTURE_BUF_HOST;
+}
+
+#endif /* LIBVMAF_SRC_PICTURE_INTERNAL_H */
