@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -30,7 +31,7 @@ static void list_keys(const VmafOption *opt, char *buf, size_t len)
 /* The whole string must be one number: no blanks, no trailing junk. */
 static int parse_double(const char *s, double *out)
 {
-    if (!*s || *s == ' ' || *s == '\t')
+    if (!*s || isspace((unsigned char)*s))
         return -EINVAL;
     char *end;
     errno = 0;
@@ -43,7 +44,7 @@ static int parse_double(const char *s, double *out)
 
 static int parse_int(const char *s, int *out)
 {
-    if (!*s || *s == ' ' || *s == '\t')
+    if (!*s || isspace((unsigned char)*s))
         return -EINVAL;
     char *end;
     errno = 0;

@@ -1,0 +1,416 @@
+/* vmaf_write_output(): snapshot the context, then write the report to a
+ * temporary file beside the target and rename it over the target only when
+ * every write, the flush, the fsync and the close succeeded. A failed or
+ * interrupted report therefore never leaves a partial file, and never
+ * replaces an existing file (an input given as output by mistake included)
+ * with half a report. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "context.h"
+#include "log.h"
+#include "output/output.h"
+
+static const VmafOutputWriter *const writers[] = {
+    &vmaf_output_writer_xml,
+    &vmaf_output_writer_json,
+    &vmaf_output_writer_csv,
+    &vmaf_output_writer_sub,
+};
+
+/* The reference writes these model-file feature names under short aliases;
+ * reports list them the same way so that parsers find the same keys. */
+static const struct {
+    const char *name, *alias;
+} aliases[] = {
+    { "'VMAF_feature_adm2_score'", "adm2" },
+    { "'VMAF_integer_feature_adm2_score'", "integer_adm2" },
+    { "'VMAF_feature_adm_scale0_score'", "adm_scale0" },
+    { "'VMAF_feature_adm_scale1_score'", "adm_scale1" },
+    { "'VMAF_feature_adm_scale2_score'", "adm_scale2" },
+    { "'VMAF_feature_adm_scale3_score'", "adm_scale3" },
+    { "'VMAF_feature_motion_score'", "motion" },
+    { "'VMAF_feature_motion2_score'", "motion2" },
+    { "'VMAF_integer_feature_motion_score'", "integer_motion" },
+    { "'VMAF_integer_feature_motion2_score'", "integer_motion2" },
+    { "'VMAF_feature_vif_scale0_score'", "vif_scale0" },
+    { "'VMAF_feature_vif_scale1_score'", "vif_scale1" },
+    { "'VMAF_feature_vif_scale2_score'", "vif_scale2" },
+    { "'VMAF_feature_vif_scale3_score'", "vif_scale3" },
+    { "'VMAF_integer_feature_vif_scale0_score'", "integer_vif_scale0" },
+    { "'VMAF_integer_feature_vif_scale1_score'", "integer_vif_scale1" },
+    { "'VMAF_integer_feature_vif_scale2_score'", "integer_vif_scale2" },
+    { "'VMAF_integer_feature_vif_scale3_score'", "integer_vif_scale3" },
+};
+
+static const char *output_name(const char *name)
+{
+    for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+        if (!strcmp(name, aliases[i].name))
+            return aliases[i].alias;
+    return name;
+}
+
+bool vmaf_report_frame_used(const VmafReport *r, unsigned index)
+{
+    if (r->subsample > 1 && index % r->subsample)
+        return false;
+    double v;
+    for (size_t j = 0; j < r->n_feature; j++)
+        if (vmaf_report_value(r, j, index, &v))
+            return true;
+    return false;
+}
+
+bool vmaf_report_value(const VmafReport *r, size_t f, unsigned index, double *value)
+{
+    return vmaf_feature_collector_at(r->fc, r->feature[f].fc_index, index, value);
+}
+
+static double elapsed_fps(const VmafContext *vmaf)
+{
+    double secs = (double)(vmaf->t_end.tv_sec - vmaf->t_start.tv_sec) +
+                  (double)(vmaf->t_end.tv_nsec - vmaf->t_start.tv_nsec) / 1e9;
+    if (!vmaf->pic_cnt || !(secs > 0.0))
+        return NAN;
+    return vmaf->pic_cnt / secs;
+}
+
+static int report_init(VmafReport *r, VmafContext *vmaf, const char *score_format)
+{
+    memset(r, 0, sizeof(*r));
+    r->fc = vmaf->fc;
+    r->subsample = vmaf->cfg.n_subsample;
+    r->width = vmaf->w;
+    r->height = vmaf->h;
+    r->fps = elapsed_fps(vmaf);
+    r->version = vmaf_version();
+    r->score_format = score_format;
+
+    size_t n = vmaf_feature_collector_count(vmaf->fc);
+    if (n) {
+        r->feature = calloc(n, sizeof(*r->feature));
+        if (!r->feature) {
+            vmaf_error("report: out of memory listing %zu features", n);
+            return -ENOMEM;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        VmafReportFeature *f = &r->feature[r->n_feature];
+        f->name = vmaf_feature_collector_name(vmaf->fc, i);
+        if (!f->name)
+            continue;
+        f->out_name = output_name(f->name);
+        f->fc_index = i;
+        unsigned cap = vmaf_feature_collector_capacity(vmaf->fc, i);
+        if (cap > r->n_slots)
+            r->n_slots = cap;
+        r->n_feature++;
+    }
+
+    /* Pooled over the frames read, as the reference does; a context that
+     * only holds imported scores pools over every frame that has one. A
+     * feature missing at some frame of the range gets no pooled values. */
+    unsigned n_frames = vmaf->pic_cnt ? vmaf->pic_cnt : r->n_slots;
+    for (size_t j = 0; j < r->n_feature && n_frames; j++) {
+        VmafReportFeature *f = &r->feature[j];
+        for (int m = VMAF_POOL_METHOD_MIN; m < VMAF_POOL_METHOD_NB; m++)
+            f->has_pooled[m] = !vmaf_feature_score_pooled(vmaf, f->name,
+                                                          (enum VmafPoolingMethod)m,
+                                                          &f->pooled[m], 0, n_frames - 1);
+    }
+    return 0;
+}
+
+static const char *errstr(int err, char *buf, size_t size)
+{
+    /* GNU strerror_r (the build defines _GNU_SOURCE) returns the message. */
+    return strerror_r(-err, buf, size);
+}
+
+/* The permissions a new file gets from open(..., 0666): 0666 & ~umask. The
+ * umask is read from /proc because umask() can only be read by setting it,
+ * which would race with other threads creating files. */
+static mode_t new_file_mode(void)
+{
+    mode_t mode = 0600; /* mkstemp's: the safe choice if the umask is unknown */
+    FILE *f = fopen("/proc/self/status", "re");
+    if (!f)
+        return mode;
+    char line[256];
+    while (fgets(line, sizeof(line), f)) {
+        unsigned mask;
+        if (sscanf(line, "Umask: %o", &mask) == 1) {
+            mode = 0666 & ~(mode_t)mask;
+            break;
+        }
+    }
+    fclose(f);
+    return mode;
+}
+
+enum TargetKind {
+    TARGET_STDOUT,
+    TARGET_DIRECT, /* an existing device or FIFO, such as /dev/null or /dev/full */
+    TARGET_ATOMIC, /* a regular file, written through a temporary one */
+};
+
+typedef struct Target {
+    enum TargetKind kind;
+    const char *path;   /* as the caller gave it, for messages */
+    char *final;        /* where the report lands (symlinks resolved) */
+    char *tmp;          /* the temporary file (TARGET_ATOMIC) */
+    FILE *f;
+} Target;
+
+static int target_open(Target *t, const char *path)
+{
+    char eb[128];
+    memset(t, 0, sizeof(*t));
+    t->path = path;
+    if (!strcmp(path, "-")) {
+        t->kind = TARGET_STDOUT;
+        t->f = stdout;
+        return 0;
+    }
+    if (!*path) {
+        vmaf_error("report: the output path is empty; give a file name, or \"-\" for stdout");
+        return -EINVAL;
+    }
+
+    mode_t mode;
+    struct stat st;
+    if (!stat(path, &st)) {
+        if (S_ISDIR(st.st_mode)) {
+            vmaf_error("report: \"%s\" is a directory; give a file name for the report", path);
+            return -EISDIR;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            /* A device or FIFO cannot be replaced by a rename; write to it
+             * directly (every write is still checked). */
+            t->kind = TARGET_DIRECT;
+            t->f = fopen(path, "we");
+            if (!t->f) {
+                int err = -errno;
+                vmaf_error("report: cannot open \"%s\": %s; choose another output path", path,
+                           errstr(err, eb, sizeof(eb)));
+                return err;
+            }
+            return 0;
+        }
+        /* Keep a read-only file read-only, as opening it for writing would. */
+        if (access(path, W_OK)) {
+            int err = -errno;
+            vmaf_error("report: \"%s\" is not writable: %s; choose another output path", path,
+                       errstr(err, eb, sizeof(eb)));
+            return err;
+        }
+        mode = st.st_mode & 07777;
+        /* Replace the file a symlink points to, not the link. */
+        t->final = realpath(path, NULL);
+        if (!t->final) {
+            int err = -errno;
+            vmaf_error("report: cannot resolve \"%s\": %s; choose another output path", path,
+                       errstr(err, eb, sizeof(eb)));
+            return err;
+        }
+    } else if (errno == ENOENT) {
+        mode = new_file_mode();
+        t->final = strdup(path);
+        if (!t->final) {
+            vmaf_error("report: out of memory preparing \"%s\"", path);
+            return -ENOMEM;
+        }
+    } else {
+        int err = -errno;
+        vmaf_error("report: cannot use \"%s\": %s; check the path or choose another one", path,
+                   errstr(err, eb, sizeof(eb)));
+        return err;
+    }
+
+    t->kind = TARGET_ATOMIC;
+    const char *slash = strrchr(t->final, '/');
+    int dir_len = slash ? (int)(slash - t->final) : 1;
+    const char *dir = slash ? t->final : ".";
+    const char *base = slash ? slash + 1 : t->final;
+    if (slash == t->final)
+        dir_len = 0; /* a file in "/" */
+    /* Hidden and named after the target, so that a leftover (after a crash)
+     * is recognisable; the base is cut so the name stays within NAME_MAX. */
+    size_t tmp_size = (size_t)dir_len + strlen(base) + 16;
+    t->tmp = malloc(tmp_size);
+    if (!t->tmp) {
+        vmaf_error("report: out of memory preparing \"%s\"", path);
+        free(t->final);
+        t->final = NULL;
+        return -ENOMEM;
+    }
+    snprintf(t->tmp, tmp_size, "%.*s/.%.200s.XXXXXX", dir_len, dir, base);
+    int err;
+    int fd = mkostemp(t->tmp, O_CLOEXEC);
+    if (fd < 0) {
+        err = -errno;
+        vmaf_error("report: cannot create a temporary file beside \"%s\": %s; "
+                   "the report's directory must exist and be writable",
+                   path, errstr(err, eb, sizeof(eb)));
+        goto fail;
+    }
+    if (fchmod(fd, mode) || !(t->f = fdopen(fd, "w"))) {
+        err = -errno;
+        vmaf_error("report: cannot prepare the temporary file \"%s\": %s; "
+                   "choose another output path", t->tmp, errstr(err, eb, sizeof(eb)));
+        close(fd);
+        unlink(t->tmp);
+        goto fail;
+    }
+    return 0;
+fail:
+    free(t->tmp);
+    free(t->final);
+    t->tmp = t->final = NULL;
+    return err;
+}
+
+/* What a failure leaves behind, for the error message. */
+static const char *outcome(const Target *t)
+{
+    return t->kind == TARGET_STDOUT ? "the report on stdout is incomplete"
+                                    : "no report was written";
+}
+
+/* Finishes the report: on success (err == 0) flushes, syncs, closes and
+ * renames; on failure discards the temporary file. Returns the first error. */
+static int target_close(Target *t, int err)
+{
+    char eb[128];
+    const char *what = NULL;
+    if (!err) {
+        errno = 0;
+        if (fflush(t->f)) {
+            err = errno ? -errno : -EIO;
+            what = "write";
+        }
+    }
+    /* EINVAL/ENOTSUP mean the file system has no fsync, not that data was lost. */
+    if (!err && t->kind == TARGET_ATOMIC && fsync(fileno(t->f)) && errno != EINVAL &&
+        errno != ENOTSUP && errno != EOPNOTSUPP) {
+        err = -errno;
+        what = "sync";
+    }
+    if (t->kind != TARGET_STDOUT) {
+        errno = 0;
+        if (fclose(t->f) && !err) {
+            err = errno ? -errno : -EIO;
+            what = "close";
+        }
+    }
+    t->f = NULL;
+    if (!err && t->kind == TARGET_ATOMIC && rename(t->tmp, t->final)) {
+        err = -errno;
+        what = "rename the temporary file over";
+    }
+    if (err && what)
+        vmaf_error("report: cannot %s \"%s\": %s; %s, free space or choose another "
+                   "output path", what, t->kind == TARGET_STDOUT ? "stdout" : t->path,
+                   errstr(err, eb, sizeof(eb)), outcome(t));
+    if (t->kind == TARGET_ATOMIC) {
+        if (err) {
+            unlink(t->tmp);
+        } else {
+            /* Make the rename itself durable; the report is complete either
+             * way, so a directory that cannot be synced is not an error. */
+            char *slash = strrchr(t->final, '/');
+            if (slash)
+                *slash = '\0';
+            int dfd = open(slash ? (slash == t->final ? "/" : t->final) : ".",
+                           O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (dfd >= 0) {
+                (void)fsync(dfd);
+                close(dfd);
+            }
+        }
+    }
+    free(t->tmp);
+    free(t->final);
+    return err;
+}
+
+int vmaf_write_output_with_format(VmafContext *vmaf, const char *output_path,
+                                  enum VmafOutputFormat fmt, const char *score_format)
+{
+    if (!vmaf || !output_path) {
+        vmaf_error("report: %s is NULL; pass a context and an output path",
+                   !vmaf ? "the context" : "the output path");
+        return -EINVAL;
+    }
+    if (!score_format)
+        score_format = VMAF_OUTPUT_DEFAULT_SCORE_FORMAT;
+    if (vmaf_output_check_score_format(score_format)) {
+        vmaf_error("report: score format \"%s\" is not one printf conversion "
+                   "%%[flags][width][.precision](e|f|g) (width and precision at most 99), "
+                   "such as \"%%.6f\" or \"%%.17g\"", score_format);
+        return -EINVAL;
+    }
+    const VmafOutputWriter *w = NULL;
+    for (size_t i = 0; i < sizeof(writers) / sizeof(writers[0]); i++)
+        if (writers[i]->fmt == fmt)
+            w = writers[i];
+    if (!w) {
+        vmaf_error("report: unknown output format %d for \"%s\"; use XML (%d), JSON (%d), "
+                   "CSV (%d) or SUB (%d)", (int)fmt, output_path, VMAF_OUTPUT_FORMAT_XML,
+                   VMAF_OUTPUT_FORMAT_JSON, VMAF_OUTPUT_FORMAT_CSV, VMAF_OUTPUT_FORMAT_SUB);
+        return -EINVAL;
+    }
+
+    VmafReport r;
+    int err = report_init(&r, vmaf, score_format);
+    if (!err && w->check)
+        err = w->check(&r);
+    if (err) {
+        free(r.feature);
+        return err;
+    }
+
+    /* Numbers are written with '.' whatever locale the application chose:
+     * a decimal comma would break every format. */
+    locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (!c_locale) {
+        vmaf_error("report: cannot create the C locale for \"%s\": out of memory", output_path);
+        free(r.feature);
+        return -ENOMEM;
+    }
+
+    Target t;
+    err = target_open(&t, output_path);
+    if (!err) {
+        locale_t old = uselocale(c_locale);
+        VmafOutSink s = { .f = t.f, .err = 0 };
+        w->write(&r, &s);
+        uselocale(old);
+        err = s.err;
+        if (err) {
+            char eb[128];
+            vmaf_error("report: cannot write %s to \"%s\": %s; %s, free space or choose "
+                       "another output path", w->name,
+                       t.kind == TARGET_STDOUT ? "stdout" : output_path,
+                       errstr(err, eb, sizeof(eb)), outcome(&t));
+        }
+        err = target_close(&t, err);
+    }
+    freelocale(c_locale);
+    free(r.feature);
+    return err;
+}
+
+int vmaf_write_output(VmafContext *vmaf, const char *output_path, enum VmafOutputFormat fmt)
+{
+    return vmaf_write_output_with_format(vmaf, output_path, fmt, NULL);
+}
