@@ -1,0 +1,464 @@
+/*
+ * The documented contract of the public API, through the shared library and
+ * public headers only: argument checks, ownership of dictionaries and
+ * pictures on failure (ASan/LSan in CI see a leak or a double free), errors
+ * that name what to fix, pooling, subsampling, frames in any order, worker
+ * threads giving the same scores as the caller's thread, and reports that
+ * never leave a partial file.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libvmaf/libvmaf.h"
+
+#include "check.h"
+
+#define W 96
+#define H 64
+
+/* A small deterministic generator so that every run sees the same pictures. */
+static uint32_t rng_state;
+static uint32_t rng(void)
+{
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return rng_state >> 8;
+}
+
+static int make_pair(VmafPicture *ref, VmafPicture *dist, unsigned bpc, unsigned w,
+                     unsigned h, unsigned seed)
+{
+    int err = vmaf_picture_alloc(ref, VMAF_PIX_FMT_YUV420P, bpc, w, h);
+    if (err)
+        return err;
+    err = vmaf_picture_alloc(dist, VMAF_PIX_FMT_YUV420P, bpc, w, h);
+    if (err) {
+        vmaf_picture_unref(ref);
+        return err;
+    }
+    rng_state = seed;
+    const unsigned max = (1u << bpc) - 1;
+    for (unsigned p = 0; p < 3; p++)
+        for (unsigned y = 0; y < ref->h[p]; y++)
+            for (unsigned x = 0; x < ref->w[p]; x++) {
+                unsigned v = (x * 5 + y * 3 + seed * 11) % (max + 1);
+                unsigned d = v + rng() % 17;
+                d = d > 8 ? d - 8 : 0;
+                d = d > max ? max : d;
+                if (bpc == 8) {
+                    ((uint8_t *)ref->data[p])[y * ref->stride[p] + x] = (uint8_t)v;
+                    ((uint8_t *)dist->data[p])[y * dist->stride[p] + x] = (uint8_t)d;
+                } else {
+                    ((uint16_t *)((uint8_t *)ref->data[p] + y * ref->stride[p]))[x] = (uint16_t)v;
+                    ((uint16_t *)((uint8_t *)dist->data[p] + y * dist->stride[p]))[x] =
+                        (uint16_t)d;
+                }
+            }
+    return 0;
+}
+
+static VmafContext *ctx_with(unsigned threads, unsigned subsample, const char *opt_key,
+                             const char *opt_val)
+{
+    VmafContext *vmaf = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = threads,
+                              .n_subsample = subsample };
+    if (vmaf_init(&vmaf, cfg)) {
+        fprintf(stderr, "vmaf_init failed\n");
+        exit(99);
+    }
+    VmafFeatureDictionary *d = NULL;
+    if (opt_key)
+        vmaf_feature_dictionary_set(&d, opt_key, opt_val);
+    if (vmaf_use_feature(vmaf, "float_ssim", d)) {
+        fprintf(stderr, "vmaf_use_feature failed\n");
+        exit(99);
+    }
+    return vmaf;
+}
+
+static void test_init_and_version(void)
+{
+    VmafContext *vmaf = (VmafContext *)&vmaf;
+    VmafConfiguration cfg = { 0 };
+    CHECK_INT(vmaf_init(NULL, cfg), -EINVAL);
+    cfg.log_level = (enum VmafLogLevel)99;
+    capture_begin();
+    CHECK_INT(vmaf_init(&vmaf, cfg), -EINVAL);
+    capture_end();
+    CHECK(vmaf == NULL);
+    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+    cfg.n_threads = 1u << 30;
+    capture_begin();
+    CHECK_INT(vmaf_init(&vmaf, cfg), -EINVAL);
+    const char *log = capture_end();
+    CHECK(strstr(log, "threads") != NULL);
+    CHECK_INT(vmaf_close(NULL), 0);
+
+    char want[32];
+    snprintf(want, sizeof(want), "%d.%d.%d", VMAF_API_VERSION_MAJOR, VMAF_API_VERSION_MINOR,
+             VMAF_API_VERSION_PATCH);
+    CHECK(vmaf_version() && !strcmp(vmaf_version(), want));
+}
+
+static void test_use_feature(void)
+{
+    VmafContext *vmaf = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR };
+    CHECK_INT(vmaf_init(&vmaf, cfg), 0);
+
+    /* Unknown names: -EINVAL, one line naming the name; the dictionary is taken. */
+    VmafFeatureDictionary *d = NULL;
+    CHECK_INT(vmaf_feature_dictionary_set(&d, "scale", "2"), 0);
+    capture_begin();
+    CHECK_INT(vmaf_use_feature(vmaf, "no_such_feature", d), -EINVAL);
+    const char *log = capture_end();
+    CHECK(strstr(log, "no_such_feature") != NULL);
+    CHECK_INT(vmaf_use_feature(vmaf, NULL, NULL), -EINVAL);
+    CHECK_INT(vmaf_use_feature(NULL, "float_ssim", NULL), -EINVAL);
+
+    /* Bad options: the message gives the range or the valid keys. */
+    struct {
+        const char *key, *val, *hint;
+    } bad[] = {
+        { "scale", "11", "10" },   { "scale", "-1", "10" },      { "scale", "2xyz", "scale" },
+        { "scale", "", "scale" },  { "scale", "nan", "scale" },  { "enable_lcs", "1", "true" },
+        { "enable_db", "yes", "true" }, { "sclae", "2", "enable_lcs" },
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        d = NULL;
+        CHECK_INT(vmaf_feature_dictionary_set(&d, bad[i].key, bad[i].val), 0);
+        capture_begin();
+        int err = vmaf_use_feature(vmaf, "float_ssim", d);
+        log = capture_end();
+        if (err != -EINVAL || !strstr(log, bad[i].key) || !strstr(log, bad[i].hint)) {
+            fprintf(stderr, "float_ssim %s=%s: err %d, log [%s] (expected -EINVAL naming %s)\n",
+                    bad[i].key, bad[i].val, err, log, bad[i].hint);
+            check_failures++;
+        }
+    }
+    /* By extractor name, and by a feature name it provides. */
+    CHECK_INT(vmaf_use_feature(vmaf, "float_ssim", NULL), 0);
+    CHECK_INT(vmaf_close(vmaf), 0);
+    CHECK_INT(vmaf_init(&vmaf, cfg), 0);
+    d = NULL;
+    CHECK_INT(vmaf_feature_dictionary_set(&d, "enable_lcs", "true"), 0);
+    CHECK_INT(vmaf_use_feature(vmaf, "float_ssim_l", d), 0);
+    CHECK_INT(vmaf_close(vmaf), 0);
+}
+
+static void test_read_pictures_contract(void)
+{
+    VmafContext *vmaf = ctx_with(0, 0, NULL, NULL);
+    VmafPicture ref, dist;
+
+    /* One picture only: refused, and the one given is taken. */
+    CHECK_INT(make_pair(&ref, &dist, 8, W, H, 1), 0);
+    vmaf_picture_unref(&dist);
+    capture_begin();
+    CHECK_INT(vmaf_read_pictures(vmaf, &ref, NULL, 0), -EINVAL);
+    capture_end();
+
+    CHECK_INT(make_pair(&ref, &dist, 8, W, H, 1), 0);
+    CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, 0), 0);
+
+    /* Geometry, depth or format other than the first pair's: refused. */
+    capture_begin();
+    CHECK_INT(make_pair(&ref, &dist, 8, W + 2, H, 2), 0);
+    CHECK(vmaf_read_pictures(vmaf, &ref, &dist, 1) < 0);
+    CHECK_INT(make_pair(&ref, &dist, 10, W, H, 2), 0);
+    CHECK(vmaf_read_pictures(vmaf, &ref, &dist, 1) < 0);
+    VmafPicture r444, d420;
+    CHECK_INT(vmaf_picture_alloc(&r444, VMAF_PIX_FMT_YUV444P, 8, W, H), 0);
+    CHECK_INT(vmaf_picture_alloc(&d420, VMAF_PIX_FMT_YUV420P, 8, W, H), 0);
+    CHECK(vmaf_read_pictures(vmaf, &r444, &d420, 1) < 0);
+    /* ref and dist that differ from each other. */
+    CHECK_INT(vmaf_picture_alloc(&r444, VMAF_PIX_FMT_YUV420P, 8, W, H), 0);
+    CHECK_INT(vmaf_picture_alloc(&d420, VMAF_PIX_FMT_YUV420P, 8, W, H + 2), 0);
+    CHECK(vmaf_read_pictures(vmaf, &r444, &d420, 1) < 0);
+    capture_end();
+
+    /* A frame index scored twice is an error, not a silent overwrite. */
+    capture_begin();
+    CHECK_INT(make_pair(&ref, &dist, 8, W, H, 3), 0);
+    int err = vmaf_read_pictures(vmaf, &ref, &dist, 0);
+    int flush_err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
+    capture_end();
+    CHECK(err < 0 || flush_err < 0);
+
+    /* Nothing after the flush. */
+    CHECK_INT(make_pair(&ref, &dist, 8, W, H, 4), 0);
+    capture_begin();
+    CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, 5), -EINVAL);
+    capture_end();
+    vmaf_close(vmaf);
+
+    /* Without a context the pictures are still released. */
+    CHECK_INT(make_pair(&ref, &dist, 8, W, H, 4), 0);
+    CHECK_INT(vmaf_read_pictures(NULL, &ref, &dist, 0), -EINVAL);
+
+    /* Too small for float_ssim (10x10 < 11x11): refused with a reason. */
+    vmaf = ctx_with(0, 0, NULL, NULL);
+    CHECK_INT(make_pair(&ref, &dist, 8, 10, 10, 5), 0);
+    capture_begin();
+    err = vmaf_read_pictures(vmaf, &ref, &dist, 0);
+    if (!err)
+        err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
+    const char *log = capture_end();
+    CHECK(err < 0);
+    CHECK(strstr(log, "10x10") || strstr(log, "11"));
+    vmaf_close(vmaf);
+
+    /* A context closed without a flush flushes (and frees) what it holds. */
+    vmaf = ctx_with(2, 0, NULL, NULL);
+    for (unsigned i = 0; i < 4; i++) {
+        CHECK_INT(make_pair(&ref, &dist, 8, W, H, i), 0);
+        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), 0);
+    }
+    CHECK_INT(vmaf_close(vmaf), 0);
+}
+
+#define FRAMES 8
+
+/* Scores FRAMES pairs in the given index order; returns the per-frame scores. */
+static void score_run(unsigned threads, const unsigned *order, unsigned bpc, double *out,
+                      const char *key, const char *val)
+{
+    VmafContext *vmaf = ctx_with(threads, 0, key, val);
+    for (unsigned k = 0; k < FRAMES; k++) {
+        VmafPicture ref, dist;
+        CHECK_INT(make_pair(&ref, &dist, bpc, W, H, 100 + order[k]), 0);
+        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, order[k]), 0);
+    }
+    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+    for (unsigned i = 0; i < FRAMES; i++) {
+        out[i] = NAN;
+        CHECK_INT(vmaf_feature_score_at_index(vmaf, "float_ssim", &out[i], i), 0);
+    }
+    CHECK_INT(vmaf_close(vmaf), 0);
+}
+
+static void test_threads_and_order(void)
+{
+    static const unsigned in_order[FRAMES] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    static const unsigned shuffled[FRAMES] = { 5, 0, 7, 2, 1, 6, 3, 4 };
+    static const unsigned bpcs[] = { 8, 10 };
+    for (size_t b = 0; b < 2; b++) {
+        double base[FRAMES], other[FRAMES];
+        score_run(0, in_order, bpcs[b], base, NULL, NULL);
+        for (unsigned i = 0; i < FRAMES; i++)
+            CHECK(base[i] > 0.0 && base[i] < 1.0);
+        /* Different content gives different scores (the test can see a mix-up). */
+        CHECK(base[0] != base[1]);
+        score_run(3, in_order, bpcs[b], other, NULL, NULL);
+        CHECK(!memcmp(base, other, sizeof(base)));
+        score_run(0, shuffled, bpcs[b], other, NULL, NULL);
+        CHECK(!memcmp(base, other, sizeof(base)));
+        score_run(2, shuffled, bpcs[b], other, NULL, NULL);
+        CHECK(!memcmp(base, other, sizeof(base)));
+        /* An option changes the scores; twice the same option gives the same. */
+        double s1[FRAMES], s1b[FRAMES];
+        score_run(0, in_order, bpcs[b], s1, "scale", "2");
+        score_run(4, shuffled, bpcs[b], s1b, "scale", "2");
+        CHECK(memcmp(base, s1, sizeof(base)) != 0);
+        CHECK(!memcmp(s1, s1b, sizeof(s1)));
+    }
+}
+
+static void test_scores_and_pooling(void)
+{
+    VmafContext *vmaf = ctx_with(0, 0, NULL, NULL);
+    double v[4];
+    for (unsigned i = 0; i < 4; i++) {
+        VmafPicture ref, dist;
+        CHECK_INT(make_pair(&ref, &dist, 8, W, H, 7 * i + 1), 0);
+        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), 0);
+    }
+    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+    for (unsigned i = 0; i < 4; i++)
+        CHECK_INT(vmaf_feature_score_at_index(vmaf, "float_ssim", &v[i], i), 0);
+
+    double s;
+    CHECK_INT(vmaf_feature_score_at_index(vmaf, "float_ssim", &s, 4), -EINVAL);
+    CHECK_INT(vmaf_feature_score_at_index(vmaf, "float_ssim_l", &s, 0), -EINVAL);
+    CHECK_INT(vmaf_feature_score_at_index(vmaf, "nothing", &s, 0), -EINVAL);
+    CHECK_INT(vmaf_feature_score_at_index(vmaf, "float_ssim", NULL, 0), -EINVAL);
+    CHECK_INT(vmaf_feature_score_at_index(vmaf, NULL, &s, 0), -EINVAL);
+    CHECK_INT(vmaf_feature_score_at_index(NULL, "float_ssim", &s, 0), -EINVAL);
+
+    /* Pooling in frame order, as the reference: min, max, sum/n, n/sum(1/(x+1)) - 1. */
+    double mn = v[0], mx = v[0], sum = 0, inv = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
+        sum += v[i];
+        inv += 1.0 / (v[i] + 1.0);
+    }
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_MIN, &s, 0, 3), 0);
+    CHECK(s == mn);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_MAX, &s, 0, 3), 0);
+    CHECK(s == mx);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_MEAN, &s, 0, 3), 0);
+    CHECK(s == sum / 4);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_HARMONIC_MEAN, &s,
+                                        0, 3), 0);
+    CHECK(s == 4 / inv - 1.0);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_MEAN, &s, 2, 2), 0);
+    CHECK(s == v[2]);
+    /* Empty, reversed or incomplete ranges and unknown methods. */
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_MEAN, &s, 3, 2),
+              -EINVAL);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_MEAN, &s, 0, 4),
+              -EINVAL);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_UNKNOWN, &s, 0, 3),
+              -EINVAL);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_NB, &s, 0, 3),
+              -EINVAL);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "nothing", VMAF_POOL_METHOD_MEAN, &s, 0, 3),
+              -EINVAL);
+
+    /* Imported scores: stored once, read back, pooled. */
+    CHECK_INT(vmaf_import_feature_score(vmaf, "external", 0.25, 0), 0);
+    CHECK_INT(vmaf_import_feature_score(vmaf, "external", 0.75, 1), 0);
+    capture_begin();
+    CHECK_INT(vmaf_import_feature_score(vmaf, "external", 0.5, 0), -EINVAL);
+    capture_end();
+    CHECK_INT(vmaf_feature_score_at_index(vmaf, "external", &s, 0), 0);
+    CHECK(s == 0.25);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "external", VMAF_POOL_METHOD_MEAN, &s, 0, 1), 0);
+    CHECK(s == 0.5);
+    CHECK_INT(vmaf_import_feature_score(vmaf, NULL, 0.5, 0), -EINVAL);
+    CHECK_INT(vmaf_import_feature_score(NULL, "x", 0.5, 0), -EINVAL);
+    CHECK_INT(vmaf_close(vmaf), 0);
+}
+
+static void test_subsample(void)
+{
+    VmafContext *vmaf = ctx_with(0, 2, NULL, NULL);
+    double full[5];
+    for (unsigned i = 0; i < 5; i++) {
+        VmafPicture ref, dist;
+        CHECK_INT(make_pair(&ref, &dist, 8, W, H, 3 * i + 2), 0);
+        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), 0);
+    }
+    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+    double s;
+    for (unsigned i = 0; i < 5; i++) {
+        int err = vmaf_feature_score_at_index(vmaf, "float_ssim", &full[i], i);
+        if (i % 2)
+            CHECK_INT(err, -EINVAL);
+        else
+            CHECK_INT(err, 0);
+    }
+    /* The pool covers the scored frames only. */
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_MEAN, &s, 0, 4), 0);
+    CHECK(s == (full[0] + full[2] + full[4]) / 3);
+    CHECK_INT(vmaf_close(vmaf), 0);
+}
+
+static int dir_count(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+static void test_write_output(void)
+{
+    VmafContext *vmaf = ctx_with(0, 0, NULL, NULL);
+    for (unsigned i = 0; i < 2; i++) {
+        VmafPicture ref, dist;
+        CHECK_INT(make_pair(&ref, &dist, 8, W, H, i + 40), 0);
+        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), 0);
+    }
+    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+
+    char dir[] = "/tmp/vmaf_api_out_XXXXXX";
+    if (!mkdtemp(dir))
+        exit(99);
+    char path[128], sub[128];
+    snprintf(path, sizeof(path), "%s/report.xml", dir);
+    snprintf(sub, sizeof(sub), "%s/subdir", dir);
+
+    static const enum VmafOutputFormat fmts[] = { VMAF_OUTPUT_FORMAT_XML, VMAF_OUTPUT_FORMAT_JSON,
+                                                  VMAF_OUTPUT_FORMAT_CSV, VMAF_OUTPUT_FORMAT_SUB };
+    for (size_t i = 0; i < 4; i++) {
+        CHECK_INT(vmaf_write_output(vmaf, path, fmts[i]), 0);
+        struct stat st;
+        CHECK(stat(path, &st) == 0 && st.st_size > 0);
+        CHECK_INT(dir_count(dir), 1);
+    }
+    /* Bad formats: nothing written, the old report is kept. */
+    struct stat before, after;
+    CHECK(stat(path, &before) == 0);
+    capture_begin();
+    CHECK_INT(vmaf_write_output(vmaf, path, (enum VmafOutputFormat)99), -EINVAL);
+    CHECK_INT(vmaf_write_output_with_format(vmaf, path, VMAF_OUTPUT_FORMAT_JSON, "%d"), -EINVAL);
+    CHECK_INT(vmaf_write_output_with_format(vmaf, path, VMAF_OUTPUT_FORMAT_JSON, "%s"), -EINVAL);
+    CHECK_INT(vmaf_write_output_with_format(vmaf, path, VMAF_OUTPUT_FORMAT_JSON, "%f%n"),
+              -EINVAL);
+    CHECK_INT(vmaf_write_output_with_format(vmaf, path, VMAF_OUTPUT_FORMAT_JSON, "%f %f"),
+              -EINVAL);
+    CHECK_INT(vmaf_write_output_with_format(vmaf, path, VMAF_OUTPUT_FORMAT_JSON, ""), -EINVAL);
+    capture_end();
+    CHECK(stat(path, &after) == 0 && after.st_size == before.st_size);
+    CHECK_INT(vmaf_write_output_with_format(vmaf, path, VMAF_OUTPUT_FORMAT_JSON, "%.17g"), 0);
+
+    /* Unwritable targets: a negative errno, a message naming the path, and no
+     * file left anywhere. */
+    CHECK_INT(mkdir(sub, 0755), 0);
+    capture_begin();
+    int err = vmaf_write_output(vmaf, sub, VMAF_OUTPUT_FORMAT_JSON);
+    const char *log = capture_end();
+    CHECK(err < 0);
+    CHECK(strstr(log, "subdir") != NULL);
+    struct stat st;
+    CHECK(stat(sub, &st) == 0 && S_ISDIR(st.st_mode));
+    CHECK_INT(dir_count(sub), 0);
+
+    char missing[160];
+    snprintf(missing, sizeof(missing), "%s/no/such/dir/r.json", dir);
+    capture_begin();
+    CHECK(vmaf_write_output(vmaf, missing, VMAF_OUTPUT_FORMAT_JSON) < 0);
+    capture_end();
+
+    if (access("/dev/full", W_OK) == 0) {
+        capture_begin();
+        err = vmaf_write_output(vmaf, "/dev/full", VMAF_OUTPUT_FORMAT_XML);
+        log = capture_end();
+        if (err >= 0)
+            fprintf(stderr, "writing to /dev/full succeeded (%d) [%s]\n", err, log);
+        CHECK(err < 0);
+    }
+    CHECK_INT(dir_count(dir), 2); /* report.xml and subdir, no temporary files */
+    CHECK_INT(vmaf_write_output(NULL, path, VMAF_OUTPUT_FORMAT_XML), -EINVAL);
+    CHECK_INT(vmaf_write_output(vmaf, NULL, VMAF_OUTPUT_FORMAT_XML), -EINVAL);
+
+    rmdir(sub);
+    unlink(path);
+    rmdir(dir);
+    CHECK_INT(vmaf_close(vmaf), 0);
+}
+
+int main(void)
+{
+    test_init_and_version();
+    test_use_feature();
+    test_read_pictures_contract();
+    test_threads_and_order();
+    test_scores_and_pooling();
+    test_subsample();
+    test_write_output();
+    return check_result("test_api_contract");
+}
