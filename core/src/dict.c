@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "dict.h"
+#include "log.h"
 
 static char *dup_str(const char *s)
 {
@@ -23,7 +24,19 @@ const char *vmaf_dict_get(const VmafFeatureDictionary *d, const char *key)
     return NULL;
 }
 
+static int set_entry(VmafFeatureDictionary **dict, const char *key, const char *val);
+
 int vmaf_feature_dictionary_set(VmafFeatureDictionary **dict, const char *key, const char *val)
+{
+    if (!dict || !key || !val)
+        return -EINVAL;
+    int err = set_entry(dict, key, val);
+    if (err == -ENOMEM)
+        vmaf_error("out of memory setting option %s=%s", key, val);
+    return err;
+}
+
+static int set_entry(VmafFeatureDictionary **dict, const char *key, const char *val)
 {
     if (!dict || !key || !val)
         return -EINVAL;

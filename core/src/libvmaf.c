@@ -56,11 +56,14 @@ int vmaf_init(VmafContext **out, VmafConfiguration cfg)
     }
     vmaf_log_set_level(cfg.log_level);
     VmafContext *vmaf = calloc(1, sizeof(*vmaf));
-    if (!vmaf)
+    if (!vmaf) {
+        vmaf_error("vmaf_init: out of memory");
         return -ENOMEM;
+    }
     vmaf->cfg = cfg;
     int err = vmaf_feature_collector_init(&vmaf->fc);
     if (err) {
+        vmaf_error("vmaf_init: out of memory");
         free(vmaf);
         return err;
     }
@@ -93,8 +96,10 @@ static void list_features(char *buf, size_t len)
 static int check_options(const VmafFeatureExtractor *fex, const VmafFeatureDictionary *opts)
 {
     void *priv = calloc(1, fex->priv_size ? fex->priv_size : 1);
-    if (!priv)
+    if (!priv) {
+        vmaf_error("%s: out of memory checking options", fex->name);
         return -ENOMEM;
+    }
     int err = vmaf_fex_parse_options(fex, priv, opts);
     free(priv);
     return err;
@@ -147,6 +152,7 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
         unsigned cap = vmaf->req_cap ? vmaf->req_cap * 2 : 4;
         VmafFeatureRequest *req = realloc(vmaf->req, cap * sizeof(*req));
         if (!req) {
+            vmaf_error("feature %s: out of memory", feature_name);
             err = -ENOMEM;
             goto fail;
         }
@@ -209,8 +215,10 @@ static int choose_backend(VmafContext *vmaf, VmafFeatureRequest *r)
     if (!twin)
         return 0;
     void *priv = calloc(1, twin->priv_size ? twin->priv_size : 1);
-    if (!priv)
+    if (!priv) {
+        vmaf_error("%s: out of memory", twin->name);
         return -ENOMEM;
+    }
     int err = vmaf_fex_parse_options(twin, priv, r->opts);
     char why[256] = "";
     if (!err && !twin->check_context(priv, vmaf->w, vmaf->h, vmaf->bpc, why, sizeof(why)))
@@ -241,13 +249,17 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
         const unsigned n = parallel ? vmaf->cfg.n_threads : 1;
         r->inst = calloc(n, sizeof(*r->inst));
         r->inst_busy = calloc(n, sizeof(*r->inst_busy));
-        if (!r->inst || !r->inst_busy)
+        if (!r->inst || !r->inst_busy) {
+            vmaf_error("%s: out of memory starting the extractor", r->use->name);
             return -ENOMEM;
+        }
         for (unsigned k = 0; k < n; k++) {
             VmafFex *f = &r->inst[k];
             f->priv = calloc(1, r->use->priv_size ? r->use->priv_size : 1);
-            if (!f->priv)
+            if (!f->priv) {
+                vmaf_error("%s: out of memory starting the extractor", r->use->name);
                 return -ENOMEM;
+            }
             r->n_inst = k + 1;
             err = vmaf_fex_parse_options(r->use, f->priv, r->opts);
             if (err)
@@ -469,6 +481,7 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
     if (vmaf->pool) {
         FrameJob *job = calloc(1, sizeof(*job));
         if (!job) {
+            vmaf_error("frame %u: out of memory queueing the frame", index);
             err = -ENOMEM;
         } else {
             job->vmaf = vmaf;
@@ -477,6 +490,7 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
             vmaf_picture_ref(&job->dist, cdist);
             err = vmaf_thread_pool_enqueue(vmaf->pool, frame_job, job);
             if (err) {
+                vmaf_error("frame %u: out of memory queueing the frame", index);
                 vmaf_picture_unref(&job->ref);
                 vmaf_picture_unref(&job->dist);
                 free(job);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "picture_internal.h"
 
 struct VmafRef {
@@ -57,6 +58,7 @@ static int setup(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc, u
     if (!priv || !ref) {
         free(priv);
         free(ref);
+        vmaf_error("out of memory allocating a %ux%u picture", w, h);
         return -ENOMEM;
     }
     atomic_init(&ref->cnt, 1);
@@ -83,6 +85,8 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
     }
     uint8_t *mem = aligned_alloc(ROW_ALIGN, total);
     if (!mem) {
+        vmaf_error("out of memory allocating a %ux%u %u-bit picture (%zu bytes)", w, h, bpc,
+                   total);
         free(pic->priv);
         free(pic->ref);
         memset(pic, 0, sizeof(*pic));

@@ -1,0 +1,464 @@
+/*
+ * CUDA backend: device context, the public libvmaf_cuda.h API and the
+ * preallocated picture pool.
+ *
+ * cudart is linked statically and loads libcuda itself, so the library
+ * loads on machines without a driver; vmaf_cuda_state_init() then fails
+ * with -ENODEV and everything else runs on the CPU. The driver API (for a
+ * caller's CUcontext) is reached through cudart's entry-point lookup for
+ * the same reason.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libvmaf/libvmaf_cuda.h"
+
+#include "context.h"
+#include "cuda/cuda_internal.h"
+#include "cuda/cuda_state.h"
+#include "log.h"
+#include "picture_internal.h"
+
+/* Driver API version whose signatures the typedefs in cuda_state.h follow. */
+#define DRIVER_API_VERSION 12000
+
+int vmaf_cuda_errno(cudaError_t e)
+{
+    switch (e) {
+    case cudaSuccess: return 0;
+    case cudaErrorMemoryAllocation: return -ENOMEM;
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInvalidDevice:
+    case cudaErrorDevicesUnavailable:
+    case cudaErrorNoKernelImageForDevice:
+    case cudaErrorUnsupportedPtxVersion:
+    case cudaErrorCompatNotSupportedOnDevice:
+    case cudaErrorSystemDriverMismatch: return -ENODEV;
+    default: return -EIO;
+    }
+}
+
+int vmaf_cuda_enter(struct VmafCudaState *s)
+{
+    const int r = s->push(s->ctx);
+    if (r) {
+        vmaf_error("cuda: could not make the CUDA context of %s current (driver error %d); "
+                   "the context may have been destroyed by its owner",
+                   s->name, r);
+        return -EIO;
+    }
+    return 0;
+}
+
+void vmaf_cuda_leave(struct VmafCudaState *s)
+{
+    void *prev = NULL;
+    (void)s->pop(&prev);
+}
+
+static int entry_point(const char *sym, void **fn)
+{
+    enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+    const cudaError_t e =
+        cudaGetDriverEntryPointByVersion(sym, fn, DRIVER_API_VERSION, cudaEnableDefault, &q);
+    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !*fn) {
+        vmaf_error("cuda: the CUDA driver lacks %s (%s); update the NVIDIA driver", sym,
+                   e != cudaSuccess ? cudaGetErrorString(e) : "symbol not found");
+        return -ENODEV;
+    }
+    return 0;
+}
+
+/* Index of the device to use when no context is given: VMAF_CUDA_DEVICE,
+ * counted among the devices CUDA_VISIBLE_DEVICES leaves visible. */
+static int wanted_device(int count, int *dev)
+{
+    const char *env = getenv("VMAF_CUDA_DEVICE");
+    *dev = 0;
+    if (!env || !*env)
+        return 0;
+    char *end = NULL;
+    const long v = strtol(env, &end, 10);
+    if (*end || v < 0 || v >= count) {
+        vmaf_error("cuda: VMAF_CUDA_DEVICE=%s is not a device index; %d device(s) are "
+                   "visible, use 0..%d",
+                   env, count, count - 1);
+        return -EINVAL;
+    }
+    *dev = (int)v;
+    return 0;
+}
+
+int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
+{
+    if (!cu_state)
+        return -EINVAL;
+    *cu_state = NULL;
+
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count <= 0) {
+        vmaf_error("cuda: no usable CUDA device (%s); run on the CPU backend instead",
+                   e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
+        return -ENODEV;
+    }
+
+    struct VmafCudaState *s = calloc(1, sizeof(*s));
+    if (!s) {
+        vmaf_error("cuda: out of memory allocating the CUDA state");
+        return -ENOMEM;
+    }
+    atomic_init(&s->refs, 1);
+    snprintf(s->name, sizeof(s->name), "the GPU");
+
+    VmafCuCtxGetDevice get_device = NULL;
+    VmafCuDevicePrimaryCtxRetain retain = NULL;
+    VmafCuDeviceGet device_get = NULL;
+    int err = entry_point("cuCtxPushCurrent", (void **)&s->push);
+    if (!err)
+        err = entry_point("cuCtxPopCurrent", (void **)&s->pop);
+    if (!err)
+        err = entry_point("cuCtxGetDevice", (void **)&get_device);
+    if (!err)
+        err = entry_point("cuDevicePrimaryCtxRetain", (void **)&retain);
+    if (!err)
+        err = entry_point("cuDevicePrimaryCtxRelease", (void **)&s->primary_release);
+    if (!err)
+        err = entry_point("cuDeviceGet", (void **)&device_get);
+    if (err)
+        goto fail;
+
+    if (cfg.cu_ctx) {
+        s->ctx = cfg.cu_ctx;
+        if (s->push(s->ctx)) {
+            vmaf_error("cuda: the CUcontext given in VmafCudaConfiguration cannot be made "
+                       "current; pass a live context or NULL for the primary context");
+            err = -EINVAL;
+            goto fail;
+        }
+        int r = get_device(&s->cu_device);
+        vmaf_cuda_leave(s);
+        if (r) {
+            vmaf_error("cuda: cannot query the device of the given CUcontext (driver error %d)",
+                       r);
+            err = -EIO;
+            goto fail;
+        }
+        /* The runtime ordinal equals the driver ordinal of the same process. */
+        s->device = s->cu_device;
+    } else {
+        err = wanted_device(count, &s->device);
+        if (err)
+            goto fail;
+        int r = device_get(&s->cu_device, s->device);
+        if (!r)
+            r = retain(&s->ctx, s->cu_device);
+        if (r) {
+            vmaf_error("cuda: cannot open the primary context of device %d (driver error %d)",
+                       s->device, r);
+            err = -ENODEV;
+            goto fail;
+        }
+        s->own_primary = true;
+    }
+
+    struct cudaDeviceProp prop;
+    err = vmaf_cuda_enter(s);
+    if (err)
+        goto fail;
+    e = cudaGetDeviceProperties(&prop, s->device);
+    vmaf_cuda_leave(s);
+    if (e != cudaSuccess) {
+        vmaf_error("cuda: cannot read the properties of device %d: %s", s->device,
+                   cudaGetErrorString(e));
+        err = vmaf_cuda_errno(e);
+        goto fail;
+    }
+    snprintf(s->name, sizeof(s->name), "device %d (%s)", s->device, prop.name);
+    s->sm_count = prop.multiProcessorCount;
+    vmaf_info("cuda: using %s, compute capability %d.%d", s->name, prop.major, prop.minor);
+    *cu_state = s;
+    return 0;
+
+fail:
+    if (s->own_primary && s->primary_release)
+        s->primary_release(s->cu_device);
+    free(s);
+    return err;
+}
+
+void vmaf_cuda_state_ref(struct VmafCudaState *s)
+{
+    atomic_fetch_add(&s->refs, 1);
+}
+
+void vmaf_cuda_state_free(struct VmafCudaState *s)
+{
+    if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
+        return;
+    if (s->own_primary)
+        s->primary_release(s->cu_device);
+    free(s);
+}
+
+int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *cu_state)
+{
+    if (!vmaf || !cu_state) {
+        vmaf_error("cuda: vmaf_cuda_import_state needs a context and a CUDA state");
+        return -EINVAL;
+    }
+    if (vmaf->cuda) {
+        vmaf_error("cuda: this context already has CUDA state; import it once");
+        return -EINVAL;
+    }
+    if (vmaf->started) {
+        vmaf_error("cuda: import CUDA state before the first vmaf_read_pictures()");
+        return -EINVAL;
+    }
+    vmaf->cuda = cu_state;
+    return 0;
+}
+
+/* ---- device pictures ------------------------------------------------------- */
+
+int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host)
+{
+    if (!s || !dev || !host || !dev->data[0])
+        return -EINVAL;
+    int err = vmaf_picture_alloc(host, dev->pix_fmt, dev->bpc, dev->w[0], dev->h[0]);
+    if (err) {
+        vmaf_error("cuda: out of memory for a host copy of a %ux%u device picture", dev->w[0],
+                   dev->h[0]);
+        return err;
+    }
+    err = vmaf_cuda_enter(s);
+    if (err) {
+        vmaf_picture_unref(host);
+        return err;
+    }
+    const size_t row = (size_t)dev->w[0] * (dev->bpc > 8 ? 2 : 1);
+    const cudaError_t e = cudaMemcpy2D(host->data[0], (size_t)host->stride[0], dev->data[0],
+                                       (size_t)dev->stride[0], row, dev->h[0],
+                                       cudaMemcpyDeviceToHost);
+    vmaf_cuda_leave(s);
+    if (e != cudaSuccess) {
+        vmaf_error("cuda: copying the luma of a %ux%u device picture to the host failed: %s",
+                   dev->w[0], dev->h[0], cudaGetErrorString(e));
+        vmaf_picture_unref(host);
+        return vmaf_cuda_errno(e);
+    }
+    return 0;
+}
+
+/* ---- preallocated picture pool ------------------------------------------- */
+
+typedef struct PoolEntry {
+    struct VmafCudaPicturePool *pool;
+    void *mem;
+    bool busy;
+} PoolEntry;
+
+struct VmafCudaPicturePool {
+    struct VmafCudaState *cu;
+    enum VmafCudaPicturePreallocationMethod method;
+    enum VmafPixelFormat pix_fmt;
+    unsigned bpc, w, h;
+    unsigned pw[3], ph[3], planes;
+    size_t stride[3], offset[3];
+    PoolEntry entry[VMAF_CUDA_POOL_PICTURES];
+    unsigned n, outstanding;
+    bool closing;
+    pthread_mutex_t lock;
+    pthread_cond_t freed;
+};
+
+static void pool_destroy(struct VmafCudaPicturePool *p)
+{
+    const bool cuda_mem = p->method != VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST;
+    const bool entered = cuda_mem && !vmaf_cuda_enter(p->cu);
+    for (unsigned i = 0; i < p->n; i++) {
+        void *m = p->entry[i].mem;
+        if (!m)
+            continue;
+        if (p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE && entered)
+            cudaFree(m);
+        else if (p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED && entered)
+            cudaFreeHost(m);
+        else if (p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST)
+            free(m);
+    }
+    if (entered)
+        vmaf_cuda_leave(p->cu);
+    pthread_cond_destroy(&p->freed);
+    pthread_mutex_destroy(&p->lock);
+    vmaf_cuda_state_free(p->cu);
+    free(p);
+}
+
+void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->closing = true;
+    const bool now = p->outstanding == 0;
+    pthread_mutex_unlock(&p->lock);
+    if (now)
+        pool_destroy(p);
+}
+
+static void pool_release(void *cookie, VmafPicture *pic)
+{
+    (void)pic;
+    PoolEntry *e = cookie;
+    struct VmafCudaPicturePool *p = e->pool;
+    pthread_mutex_lock(&p->lock);
+    e->busy = false;
+    p->outstanding--;
+    const bool last = p->closing && p->outstanding == 0;
+    pthread_cond_signal(&p->freed);
+    pthread_mutex_unlock(&p->lock);
+    if (last)
+        pool_destroy(p);
+}
+
+int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfiguration cfg)
+{
+    if (!vmaf || !vmaf->cuda) {
+        vmaf_error("cuda: vmaf_cuda_preallocate_pictures needs a context with imported CUDA "
+                   "state (vmaf_cuda_import_state)");
+        return -EINVAL;
+    }
+    if (vmaf->cuda_pool) {
+        vmaf_error("cuda: pictures were preallocated already for this context");
+        return -EINVAL;
+    }
+    const enum VmafCudaPicturePreallocationMethod m = cfg.pic_prealloc_method;
+    if (m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE)
+        return 0;
+    if (m != VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE &&
+        m != VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST &&
+        m != VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED) {
+        vmaf_error("cuda: unknown picture preallocation method %d", (int)m);
+        return -EINVAL;
+    }
+    const unsigned bpc = cfg.pic_params.bpc;
+    struct VmafCudaPicturePool *p = calloc(1, sizeof(*p));
+    if (!p) {
+        vmaf_error("cuda: out of memory allocating the picture pool");
+        return -ENOMEM;
+    }
+    if ((bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16) ||
+        vmaf_picture_plane_geometry(cfg.pic_params.pix_fmt, cfg.pic_params.w,
+                                    cfg.pic_params.h, p->pw, p->ph, &p->planes)) {
+        vmaf_error("cuda: cannot preallocate %ux%u %u-bit pictures of format %d; sizes are "
+                   "1..65536, depths 8, 10, 12 or 16",
+                   cfg.pic_params.w, cfg.pic_params.h, bpc, (int)cfg.pic_params.pix_fmt);
+        free(p);
+        return -EINVAL;
+    }
+    p->method = m;
+    p->pix_fmt = cfg.pic_params.pix_fmt;
+    p->bpc = bpc;
+    p->w = cfg.pic_params.w;
+    p->h = cfg.pic_params.h;
+    size_t total = 0;
+    const size_t bytes = bpc > 8 ? 2 : 1;
+    for (unsigned i = 0; i < p->planes; i++) {
+        /* 256-byte rows suit both coalesced device reads and aligned copies. */
+        p->stride[i] = ((size_t)p->pw[i] * bytes + 255) & ~(size_t)255;
+        p->offset[i] = total;
+        total += p->stride[i] * p->ph[i];
+    }
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->freed, NULL);
+    p->cu = vmaf->cuda;
+    vmaf_cuda_state_ref(p->cu);
+
+    int err = 0;
+    const bool device_api = m != VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST;
+    if (device_api)
+        err = vmaf_cuda_enter(p->cu);
+    const bool entered = device_api && !err;
+    for (unsigned i = 0; !err && i < VMAF_CUDA_POOL_PICTURES; i++) {
+        PoolEntry *e = &p->entry[i];
+        e->pool = p;
+        cudaError_t ce = cudaSuccess;
+        if (m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE)
+            ce = cudaMalloc(&e->mem, total);
+        else if (m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED)
+            ce = cudaHostAlloc(&e->mem, total, cudaHostAllocPortable);
+        else
+            e->mem = aligned_alloc(256, total);
+        if (ce != cudaSuccess || !e->mem) {
+            e->mem = NULL;
+            vmaf_error("cuda: out of %s memory preallocating picture %u of %d (%zu bytes)%s%s",
+                       m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE ? "device"
+                       : m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED ? "pinned"
+                                                                                 : "host",
+                       i + 1, VMAF_CUDA_POOL_PICTURES, total, ce ? ": " : "",
+                       ce ? cudaGetErrorString(ce) : "");
+            err = -ENOMEM;
+        }
+        p->n = i + 1;
+    }
+    if (entered)
+        vmaf_cuda_leave(p->cu);
+    if (err) {
+        pool_destroy(p);
+        return err;
+    }
+    vmaf->cuda_pool = p;
+    return 0;
+}
+
+int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
+{
+    if (!vmaf || !pic || !vmaf->cuda_pool) {
+        vmaf_error("cuda: no preallocated pictures; call vmaf_cuda_preallocate_pictures "
+                   "first");
+        return -EINVAL;
+    }
+    struct VmafCudaPicturePool *p = vmaf->cuda_pool;
+    pthread_mutex_lock(&p->lock);
+    PoolEntry *e = NULL;
+    for (;;) {
+        for (unsigned i = 0; i < p->n && !e; i++)
+            if (!p->entry[i].busy)
+                e = &p->entry[i];
+        if (e)
+            break;
+        /* Every picture is held by frames in flight: one comes back when
+         * the extractor finishes with its frame. */
+        pthread_cond_wait(&p->freed, &p->lock);
+    }
+    e->busy = true;
+    p->outstanding++;
+    pthread_mutex_unlock(&p->lock);
+
+    const enum VmafPictureBufType bt =
+        p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE ? VMAF_PICTURE_BUF_DEVICE
+        : p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED
+            ? VMAF_PICTURE_BUF_HOST_PINNED
+            : VMAF_PICTURE_BUF_HOST;
+    int err = vmaf_picture_wrap(pic, p->pix_fmt, p->bpc, p->w, p->h, bt, pool_release, e);
+    if (err) {
+        pthread_mutex_lock(&p->lock);
+        e->busy = false;
+        p->outstanding--;
+        pthread_cond_signal(&p->freed);
+        pthread_mutex_unlock(&p->lock);
+        vmaf_error("cuda: out of memory wrapping a preallocated picture");
+        return err;
+    }
+    for (unsigned i = 0; i < p->planes; i++) {
+        pic->data[i] = (char *)e->mem + p->offset[i];
+        pic->stride[i] = (ptrdiff_t)p->stride[i];
+    }
+    return 0;
+}

@@ -1,0 +1,57 @@
+/* The CUDA device context as the extractors see it (CUDA builds only).
+ *
+ * Every entry point that touches the device brackets its work with
+ * vmaf_cuda_enter() / vmaf_cuda_leave(), which make the state's CUcontext
+ * current on the calling thread, so that the library works whichever
+ * context the caller (FFmpeg, say) has current, and from any thread. */
+#ifndef LIBVMAF_SRC_CUDA_CUDA_STATE_H
+#define LIBVMAF_SRC_CUDA_CUDA_STATE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include <cuda_runtime_api.h>
+
+#include "libvmaf/libvmaf_cuda.h"
+
+/* Frames a device extractor keeps in flight (upload of one overlapping the
+ * kernels of another). A picture pool holds enough pictures for the
+ * extractor to keep this many pairs and the caller to fill one more. */
+#define VMAF_CUDA_FRAMES_IN_FLIGHT 3
+#define VMAF_CUDA_POOL_PICTURES (2 * (VMAF_CUDA_FRAMES_IN_FLIGHT + 1))
+
+/* Driver API entry points, reached through cudart so that the library does
+ * not link libcuda (a machine without a driver still loads it). */
+typedef int (*VmafCuCtxPushCurrent)(void *ctx);
+typedef int (*VmafCuCtxPopCurrent)(void **ctx);
+typedef int (*VmafCuCtxGetDevice)(int *dev);
+typedef int (*VmafCuDevicePrimaryCtxRetain)(void **ctx, int dev);
+typedef int (*VmafCuDevicePrimaryCtxRelease)(int dev);
+typedef int (*VmafCuDeviceGet)(int *dev, int ordinal);
+
+struct VmafCudaState {
+    atomic_int refs;   /* the owner, plus one per live picture pool */
+    void *ctx;         /* CUcontext pushed around every use */
+    int device;        /* runtime ordinal (after CUDA_VISIBLE_DEVICES) */
+    int cu_device;     /* driver CUdevice of ctx */
+    bool own_primary;  /* ctx is the retained primary context */
+    char name[300];    /* device name, for messages */
+    int sm_count;
+    VmafCuCtxPushCurrent push;
+    VmafCuCtxPopCurrent pop;
+    VmafCuDevicePrimaryCtxRelease primary_release;
+};
+
+/* Makes the state's context current. 0 or negative errno (logged). */
+int vmaf_cuda_enter(struct VmafCudaState *s);
+/* Restores the context that was current before vmaf_cuda_enter(). */
+void vmaf_cuda_leave(struct VmafCudaState *s);
+
+/* Maps a CUDA error to a negative errno: -ENOMEM for allocations,
+ * -ENODEV for a missing or unusable device/driver, -EIO otherwise. */
+int vmaf_cuda_errno(cudaError_t e);
+
+/* An extra reference for objects that outlive the context (picture pools). */
+void vmaf_cuda_state_ref(struct VmafCudaState *s);
+
+#endif /* LIBVMAF_SRC_CUDA_CUDA_STATE_H */

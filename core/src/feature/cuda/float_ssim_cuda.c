@@ -1,0 +1,602 @@
+/*
+ * float_ssim_cuda: the CUDA twin of float_ssim, with the CPU's scores bit
+ * for bit (docs/backends/cuda.md, docs/adr/0101-cuda-ssim-kernels.md).
+ *
+ * Frames go through a ring of VMAF_CUDA_FRAMES_IN_FLIGHT slots. submit()
+ * uploads the two luma planes on the upload stream (host pictures through
+ * the slot's pinned staging, pinned pictures directly, device pictures not
+ * at all), makes the compute stream wait for that upload, enqueues the
+ * kernels and the read-back of 32 bytes, and returns: the upload of the
+ * next frame overlaps the kernels of this one. collect() harvests finished
+ * slots in order and appends their scores. Everything is allocated in
+ * init() or, for the upload buffers, on first use; nothing per frame.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cuda/cuda_state.h"
+#include "feature/cuda/float_ssim_cuda.h"
+#include "feature/cuda/float_ssim_cuda_kernels.h"
+#include "feature/feature_collector.h"
+#include "feature/feature_extractor.h"
+#include "feature/ssim/ssim.h"
+#include "log.h"
+#include "picture_internal.h"
+
+#define NAME "float_ssim_cuda"
+#define SLOTS VMAF_CUDA_FRAMES_IN_FLIGHT
+
+enum SlotState { SLOT_FREE = 0, SLOT_SUBMITTED, SLOT_HARVESTED };
+
+typedef struct Slot {
+    enum SlotState state;
+    unsigned index;
+    void *dbuf[2];           /* uploaded luma (allocated on first host picture) */
+    void *stage[2];          /* pinned staging for pageable pictures (first use) */
+    const void *src[2];      /* what the kernels read */
+    size_t src_pitch[2];
+    VmafPicture hold[2];     /* pinned or device pictures in use by the GPU */
+    bool held[2];
+    float *dec[2];           /* decimated planes (scale > 1) */
+    double *partials;
+    SsimCudaOut *dout;       /* device result */
+    SsimCudaOut *hout;       /* pinned copy of it */
+    cudaEvent_t uploaded, done;
+    bool events;
+    double mean[4];          /* harvested */
+} Slot;
+
+typedef struct Scores {
+    unsigned index;
+    double mean[4];
+} Scores;
+
+typedef struct FloatSsimCudaState {
+    /* options (the offsets in the table below point here) */
+    int scale;
+    bool enable_lcs;
+    bool enable_db;
+    bool clip_db;
+    /* state */
+    int eff_scale;
+    double max_db;
+    struct VmafCudaState *cu;
+    SsimCudaPlan plan;
+    cudaStream_t up, comp;
+    Slot slot[SLOTS];
+    unsigned next, inflight;
+    Scores done[SLOTS]; /* harvested early to free a slot, not yet appended */
+    unsigned ndone;
+    size_t row_bytes, dpitch, fpitch;
+    double *terms;      /* per-pixel terms for the sequential redo */
+    unsigned redo_count;
+    bool submitted_any;
+    int err;            /* sticky: the first failure stops the run */
+} FloatSsimCudaState;
+
+/* Field by field the CPU extractor's table: a registry test compares them. */
+static const VmafOption options[] = {
+    {
+        .name = "scale",
+        .help = "decimation scale, 0 = automatic from the picture size",
+        .type = VMAF_OPT_TYPE_INT,
+        .offset = offsetof(FloatSsimCudaState, scale),
+        .def.i = 0,
+        .min = 0,
+        .max = SSIM_SCALE_MAX_OPTION,
+    },
+    {
+        .name = "enable_lcs",
+        .help = "also report the luminance, contrast and structure terms "
+                "(float_ssim_l, float_ssim_c, float_ssim_s)",
+        .type = VMAF_OPT_TYPE_BOOL,
+        .offset = offsetof(FloatSsimCudaState, enable_lcs),
+        .def.b = false,
+    },
+    {
+        .name = "enable_db",
+        .help = "report float_ssim in dB, -10*log10(1 - score); the l, c, s terms stay linear",
+        .type = VMAF_OPT_TYPE_BOOL,
+        .offset = offsetof(FloatSsimCudaState, enable_db),
+        .def.b = false,
+    },
+    {
+        .name = "clip_db",
+        .help = "with enable_db, cap the dB score at ceil(10*log10(peak^2 * w * h / 0.5)), "
+                "peak = 2^bpc - 1, so that identical frames score a finite value",
+        .type = VMAF_OPT_TYPE_BOOL,
+        .offset = offsetof(FloatSsimCudaState, clip_db),
+        .def.b = false,
+    },
+    {NULL},
+};
+
+static const char *const provided_features[] = {
+    "float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s", NULL,
+};
+
+/* Logs one failure naming the extractor, the frame and the call; records
+ * it as the sticky error. */
+static int fail(FloatSsimCudaState *st, cudaError_t e, const char *what, long frame)
+{
+    const int err = vmaf_cuda_errno(e);
+    if (frame >= 0)
+        vmaf_error(NAME ": frame %ld: %s failed: %s", frame, what, cudaGetErrorString(e));
+    else
+        vmaf_error(NAME ": %s failed: %s", what, cudaGetErrorString(e));
+    if (!st->err)
+        st->err = err ? err : -EIO;
+    return st->err;
+}
+
+static int check_context(const void *priv, unsigned w, unsigned h, unsigned bpc, char *why,
+                         size_t why_len)
+{
+    const FloatSsimCudaState *st = priv;
+    if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16) {
+        snprintf(why, why_len, "%u bits per component is not supported", bpc);
+        return -ENOTSUP;
+    }
+    const int s = ssim_effective_scale(st->scale, w, h);
+    if (s > SSIM_SCALE_MAX_EXACT) {
+        snprintf(why, why_len,
+                 "scale %d is above %d, where the decimation sums stop being exact and the "
+                 "order of a parallel sum would change the bits",
+                 s, SSIM_SCALE_MAX_EXACT);
+        return -ENOTSUP;
+    }
+    if (ssim_geometry_check(w, h, s, why, why_len))
+        return -ENOTSUP;
+    if (!vmaf_ssim_decimate_axis_ok(w, s) || !vmaf_ssim_decimate_axis_ok(h, s)) {
+        snprintf(why, why_len, "%ux%u is too small to decimate at scale %d", w, h, s);
+        return -ENOTSUP;
+    }
+    return 0;
+}
+
+static void release_holds(Slot *sl)
+{
+    for (int i = 0; i < 2; i++)
+        if (sl->held[i]) {
+            vmaf_picture_unref(&sl->hold[i]);
+            sl->held[i] = false;
+        }
+}
+
+/* Frees everything; safe on a half-initialised state. The context must be
+ * current. */
+static void teardown(FloatSsimCudaState *st)
+{
+    if (st->comp)
+        cudaStreamSynchronize(st->comp);
+    if (st->up)
+        cudaStreamSynchronize(st->up);
+    for (int k = 0; k < SLOTS; k++) {
+        Slot *sl = &st->slot[k];
+        release_holds(sl);
+        for (int i = 0; i < 2; i++) {
+            cudaFree(sl->dbuf[i]);
+            cudaFreeHost(sl->stage[i]);
+            cudaFree(sl->dec[i]);
+        }
+        cudaFree(sl->partials);
+        cudaFree(sl->dout);
+        cudaFreeHost(sl->hout);
+        if (sl->events) {
+            cudaEventDestroy(sl->uploaded);
+            cudaEventDestroy(sl->done);
+        }
+        memset(sl, 0, sizeof(*sl));
+    }
+    cudaFree(st->terms);
+    st->terms = NULL;
+    if (st->up)
+        cudaStreamDestroy(st->up);
+    if (st->comp)
+        cudaStreamDestroy(st->comp);
+    st->up = st->comp = NULL;
+}
+
+static int init(VmafFex *fex)
+{
+    FloatSsimCudaState *st = fex->priv;
+    char why[256] = "";
+    if (check_context(st, fex->w, fex->h, fex->bpc, why, sizeof(why))) {
+        vmaf_error(NAME ": cannot compute this input exactly: %s; use float_ssim (CPU)", why);
+        return -EINVAL;
+    }
+    if (!fex->cuda) {
+        vmaf_error(NAME ": no CUDA state; import one with vmaf_cuda_import_state()");
+        return -EINVAL;
+    }
+    st->cu = fex->cuda;
+    st->eff_scale = ssim_effective_scale(st->scale, fex->w, fex->h);
+    st->max_db = INFINITY;
+    if (st->clip_db) {
+        /* Same expression as the CPU extractor, so the cap has the same bits. */
+        const unsigned peak = (1u << fex->bpc) - 1u;
+        const double mse = 0.5 / (double)((double)fex->w * (double)fex->h);
+        st->max_db = ceil(10.0 * log10((double)(peak * peak) / mse));
+    }
+
+    SsimCudaConsts k;
+    for (int i = 0; i < SSIM_WINDOW; i++)
+        k.g[i] = vmaf_ssim_gauss[i];
+    k.c1 = VMAF_SSIM_C1;
+    k.c2 = VMAF_SSIM_C2;
+    k.c3 = VMAF_SSIM_C3;
+    vmaf_ssim_cuda_plan(&st->plan, fex->w, fex->h, fex->bpc, st->eff_scale, st->enable_lcs,
+                        st->cu->sm_count, &k);
+    st->row_bytes = (size_t)fex->w * (fex->bpc > 8 ? 2 : 1);
+
+    int err = vmaf_cuda_enter(st->cu);
+    if (err)
+        return err;
+    cudaError_t e = cudaStreamCreateWithFlags(&st->up, cudaStreamNonBlocking);
+    if (e == cudaSuccess)
+        e = cudaStreamCreateWithFlags(&st->comp, cudaStreamNonBlocking);
+    if (e != cudaSuccess) {
+        err = fail(st, e, "creating streams", -1);
+        goto out;
+    }
+    const size_t part = vmaf_ssim_cuda_partials_bytes(&st->plan);
+    for (int s = 0; s < SLOTS; s++) {
+        Slot *sl = &st->slot[s];
+        e = cudaEventCreateWithFlags(&sl->uploaded, cudaEventDisableTiming);
+        if (e == cudaSuccess) {
+            e = cudaEventCreateWithFlags(&sl->done, cudaEventDisableTiming);
+            if (e != cudaSuccess)
+                cudaEventDestroy(sl->uploaded);
+        }
+        if (e != cudaSuccess) {
+            err = fail(st, e, "creating events", -1);
+            goto out;
+        }
+        sl->events = true;
+        e = cudaMalloc((void **)&sl->partials, part);
+        if (e == cudaSuccess)
+            e = cudaMalloc((void **)&sl->dout, sizeof(SsimCudaOut));
+        if (e == cudaSuccess)
+            e = cudaHostAlloc((void **)&sl->hout, sizeof(SsimCudaOut), cudaHostAllocDefault);
+        for (int i = 0; e == cudaSuccess && st->eff_scale > 1 && i < 2; i++)
+            e = cudaMallocPitch((void **)&sl->dec[i], &st->fpitch,
+                                (size_t)st->plan.W * sizeof(float), st->plan.H);
+        if (e != cudaSuccess) {
+            err = fail(st, e, "allocating device buffers", -1);
+            goto out;
+        }
+    }
+    const size_t n = (size_t)(st->plan.W - (SSIM_WINDOW - 1)) * (st->plan.H - (SSIM_WINDOW - 1));
+    e = cudaMalloc((void **)&st->terms, n * sizeof(double));
+    if (e != cudaSuccess) {
+        err = fail(st, e, "allocating the per-pixel term buffer", -1);
+        goto out;
+    }
+    vmaf_debug(NAME ": %ux%u %u-bit, scale %d, planes %ux%u, %ux%u blocks of %u rows",
+               fex->w, fex->h, fex->bpc, st->eff_scale, st->plan.W, st->plan.H,
+               st->plan.grid_x, st->plan.grid_y, st->plan.seg);
+out:
+    if (err)
+        teardown(st);
+    vmaf_cuda_leave(st->cu);
+    return err;
+}
+
+/* Device luma buffers of a slot, on the first host picture. */
+static int ensure_upload_buffers(FloatSsimCudaState *st, Slot *sl, bool staging, unsigned index)
+{
+    const unsigned h = st->plan.h;
+    for (int i = 0; i < 2; i++) {
+        if (!sl->dbuf[i]) {
+            size_t pitch = 0;
+            cudaError_t e = cudaMallocPitch(&sl->dbuf[i], &pitch, st->row_bytes, h);
+            if (e != cudaSuccess)
+                return fail(st, e, "allocating device luma buffers", index);
+            st->dpitch = pitch;
+        }
+        if (staging && !sl->stage[i]) {
+            cudaError_t e = cudaHostAlloc(&sl->stage[i], st->dpitch * h, cudaHostAllocDefault);
+            if (e != cudaSuccess)
+                return fail(st, e, "allocating pinned staging", index);
+        }
+    }
+    return 0;
+}
+
+static int harvest(FloatSsimCudaState *st, Slot *sl)
+{
+    cudaError_t e = cudaEventSynchronize(sl->done);
+    if (e != cudaSuccess)
+        return fail(st, e, "waiting for the kernels", sl->index);
+    SsimCudaOut *o = sl->hout;
+    const bool dec = st->eff_scale > 1;
+    for (unsigned q = 0; q < st->plan.nq; q++) {
+        if (!o->redo[q])
+            continue;
+        /* The mean sits so close to an f32 rounding boundary that only the
+         * CPU's own order of additions decides it. */
+        st->redo_count++;
+        vmaf_debug(NAME ": frame %u: mean %u next to an f32 rounding boundary, summing in "
+                   "order",
+                   sl->index, q);
+        e = vmaf_ssim_cuda_redo(&st->plan, dec ? sl->dec[0] : sl->src[0],
+                                dec ? st->fpitch : sl->src_pitch[0],
+                                dec ? sl->dec[1] : sl->src[1],
+                                dec ? st->fpitch : sl->src_pitch[1], dec, (int)q, st->terms,
+                                sl->partials, sl->dout, st->comp);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(sl->hout, sl->dout, sizeof(*sl->hout), cudaMemcpyDeviceToHost,
+                                st->comp);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(st->comp);
+        if (e != cudaSuccess)
+            return fail(st, e, "the sequential frame sum", sl->index);
+    }
+    for (int q = 0; q < 4; q++)
+        sl->mean[q] = q < (int)st->plan.nq ? (double)o->mean[q] : 0.0;
+    release_holds(sl);
+    sl->state = SLOT_HARVESTED;
+    return 0;
+}
+
+static int append(FloatSsimCudaState *st, unsigned index, const double mean[4],
+                  VmafFeatureCollector *fc)
+{
+    double score = mean[0];
+    if (st->enable_db)
+        score = fmin(-10.0 * log10(1.0 - score), st->max_db);
+    int err = vmaf_feature_collector_append(fc, "float_ssim", score, index);
+    if (!err && st->enable_lcs) {
+        err = vmaf_feature_collector_append(fc, "float_ssim_l", mean[1], index);
+        if (!err)
+            err = vmaf_feature_collector_append(fc, "float_ssim_c", mean[2], index);
+        if (!err)
+            err = vmaf_feature_collector_append(fc, "float_ssim_s", mean[3], index);
+    }
+    if (err) {
+        vmaf_error(NAME ": frame %u: could not store the scores (%d)", index, err);
+        if (!st->err)
+            st->err = err;
+    }
+    return err;
+}
+
+static unsigned oldest(const FloatSsimCudaState *st)
+{
+    return (st->next + SLOTS - st->inflight) % SLOTS;
+}
+
+static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                  unsigned index)
+{
+    FloatSsimCudaState *st = fex->priv;
+    if (st->err)
+        return st->err;
+    const VmafPicture *pic[2] = {ref, dist};
+    for (int i = 0; i < 2; i++) {
+        if (!pic[i] || !pic[i]->data[0] || pic[i]->bpc != fex->bpc || pic[i]->w[0] != fex->w ||
+            pic[i]->h[0] != fex->h) {
+            vmaf_error(NAME ": frame %u: pictures do not match the %ux%u %u-bit geometry the "
+                       "extractor was set up for",
+                       index, fex->w, fex->h, fex->bpc);
+            return -EINVAL;
+        }
+    }
+    int err = vmaf_cuda_enter(st->cu);
+    if (err)
+        return st->err = err;
+
+    Slot *sl = &st->slot[st->next];
+    if (st->inflight == SLOTS) {
+        /* Every slot is in flight: finish the oldest (this one) and keep its
+         * scores until the next collect. */
+        if (st->ndone == SLOTS) {
+            vmaf_error(NAME ": frame %u: %d frames are waiting for collect(); the caller must "
+                       "collect after each submit",
+                       index, SLOTS);
+            err = -EBUSY;
+            goto out;
+        }
+        if (sl->state == SLOT_SUBMITTED)
+            err = harvest(st, sl);
+        if (!err) {
+            st->done[st->ndone].index = sl->index;
+            memcpy(st->done[st->ndone].mean, sl->mean, sizeof(sl->mean));
+            st->ndone++;
+            sl->state = SLOT_FREE;
+            st->inflight--;
+        }
+        if (err)
+            goto out;
+    }
+
+    bool uploaded = false;
+    cudaError_t e = cudaSuccess;
+    for (int i = 0; i < 2 && e == cudaSuccess; i++) {
+        const VmafPicture *p = pic[i];
+        const enum VmafPictureBufType bt = vmaf_picture_buf_type(p);
+        if (bt == VMAF_PICTURE_BUF_DEVICE) {
+            /* Consumed where it is; kept alive until its frame is harvested. */
+            vmaf_picture_ref(&sl->hold[i], p);
+            sl->held[i] = true;
+            sl->src[i] = p->data[0];
+            sl->src_pitch[i] = (size_t)p->stride[0];
+            continue;
+        }
+        err = ensure_upload_buffers(st, sl, bt == VMAF_PICTURE_BUF_HOST, index);
+        if (err)
+            goto out;
+        if (bt == VMAF_PICTURE_BUF_HOST_PINNED) {
+            /* Asynchronous from the picture itself: hold it until harvest. */
+            e = cudaMemcpy2DAsync(sl->dbuf[i], st->dpitch, p->data[0], (size_t)p->stride[0],
+                                  st->row_bytes, fex->h, cudaMemcpyHostToDevice, st->up);
+            if (e == cudaSuccess) {
+                vmaf_picture_ref(&sl->hold[i], p);
+                sl->held[i] = true;
+            }
+        } else {
+            /* Pageable: one pass into the slot's pinned staging (its last
+             * upload finished when the slot was harvested). */
+            for (unsigned y = 0; y < fex->h; y++)
+                memcpy((char *)sl->stage[i] + y * st->dpitch,
+                       (const char *)p->data[0] + (ptrdiff_t)y * p->stride[0], st->row_bytes);
+            e = cudaMemcpyAsync(sl->dbuf[i], sl->stage[i], st->dpitch * fex->h,
+                                cudaMemcpyHostToDevice, st->up);
+        }
+        sl->src[i] = sl->dbuf[i];
+        sl->src_pitch[i] = st->dpitch;
+        uploaded = true;
+    }
+    if (e != cudaSuccess) {
+        err = fail(st, e, "uploading the luma planes", index);
+        goto out;
+    }
+    if (uploaded) {
+        e = cudaEventRecord(sl->uploaded, st->up);
+        if (e == cudaSuccess)
+            e = cudaStreamWaitEvent(st->comp, sl->uploaded, 0);
+        if (e != cudaSuccess) {
+            err = fail(st, e, "ordering upload and kernels", index);
+            goto out;
+        }
+    }
+    if (st->eff_scale > 1) {
+        e = vmaf_ssim_cuda_decimate(&st->plan, sl->src[0], sl->src_pitch[0], sl->src[1],
+                                    sl->src_pitch[1], sl->dec[0], sl->dec[1], st->fpitch,
+                                    st->comp);
+        if (e == cudaSuccess)
+            e = vmaf_ssim_cuda_frame(&st->plan, sl->dec[0], st->fpitch, sl->dec[1], st->fpitch,
+                                     1, sl->partials, sl->dout, st->comp);
+    } else {
+        e = vmaf_ssim_cuda_frame(&st->plan, sl->src[0], sl->src_pitch[0], sl->src[1],
+                                 sl->src_pitch[1], 0, sl->partials, sl->dout, st->comp);
+    }
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(sl->hout, sl->dout, sizeof(*sl->hout), cudaMemcpyDeviceToHost,
+                            st->comp);
+    if (e == cudaSuccess)
+        e = cudaEventRecord(sl->done, st->comp);
+    if (e != cudaSuccess) {
+        err = fail(st, e, "launching the SSIM kernels", index);
+        goto out;
+    }
+    sl->state = SLOT_SUBMITTED;
+    sl->index = index;
+    st->next = (st->next + 1) % SLOTS;
+    st->inflight++;
+    st->submitted_any = true;
+out:
+    if (err) {
+        release_holds(sl);
+        if (!st->err)
+            st->err = err;
+    }
+    vmaf_cuda_leave(st->cu);
+    return err;
+}
+
+static int collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
+{
+    FloatSsimCudaState *st = fex->priv;
+    if (st->err)
+        return st->err;
+    int err = 0;
+    for (unsigned i = 0; i < st->ndone && !err; i++)
+        err = append(st, st->done[i].index, st->done[i].mean, fc);
+    st->ndone = 0;
+    if (err || !st->inflight)
+        return err;
+    err = vmaf_cuda_enter(st->cu);
+    if (err)
+        return st->err = err;
+    while (st->inflight && !err) {
+        Slot *sl = &st->slot[oldest(st)];
+        if (sl->state == SLOT_SUBMITTED) {
+            if (!wait) {
+                const cudaError_t q = cudaEventQuery(sl->done);
+                if (q == cudaErrorNotReady)
+                    break;
+                if (q != cudaSuccess) {
+                    err = fail(st, q, "the kernels", sl->index);
+                    break;
+                }
+            }
+            err = harvest(st, sl);
+            if (err)
+                break;
+        }
+        err = append(st, sl->index, sl->mean, fc);
+        sl->state = SLOT_FREE;
+        st->inflight--;
+    }
+    vmaf_cuda_leave(st->cu);
+    return err;
+}
+
+static int flush(VmafFex *fex, VmafFeatureCollector *fc)
+{
+    return collect(fex, true, fc);
+}
+
+static void close_fex(VmafFex *fex)
+{
+    FloatSsimCudaState *st = fex ? fex->priv : NULL;
+    if (!st || !st->cu)
+        return;
+    if (!vmaf_cuda_enter(st->cu)) {
+        teardown(st);
+        vmaf_cuda_leave(st->cu);
+    } else {
+        for (int k = 0; k < SLOTS; k++)
+            release_holds(&st->slot[k]);
+    }
+    st->cu = NULL;
+}
+
+int vmaf_float_ssim_cuda_debug_planes(VmafFex *fex, float *ref, float *dist, unsigned *W,
+                                      unsigned *H)
+{
+    FloatSsimCudaState *st = fex->priv;
+    if (!st->cu || st->eff_scale <= 1 || !st->submitted_any)
+        return -EINVAL;
+    const Slot *sl = &st->slot[(st->next + SLOTS - 1) % SLOTS];
+    *W = st->plan.W;
+    *H = st->plan.H;
+    int err = vmaf_cuda_enter(st->cu);
+    if (err)
+        return err;
+    cudaError_t e = cudaStreamSynchronize(st->comp);
+    for (int i = 0; i < 2 && e == cudaSuccess; i++)
+        e = cudaMemcpy2D(i ? dist : ref, (size_t)st->plan.W * sizeof(float), sl->dec[i],
+                         st->fpitch, (size_t)st->plan.W * sizeof(float), st->plan.H,
+                         cudaMemcpyDeviceToHost);
+    vmaf_cuda_leave(st->cu);
+    return e == cudaSuccess ? 0 : fail(st, e, "reading the decimated planes", -1);
+}
+
+unsigned vmaf_float_ssim_cuda_redo_count(const VmafFex *fex)
+{
+    const FloatSsimCudaState *st = fex->priv;
+    return st->redo_count;
+}
+
+const VmafFeatureExtractor vmaf_fex_float_ssim_cuda = {
+    .name = NAME,
+    .backend = VMAF_FEX_BACKEND_CUDA,
+    .twin_of = "float_ssim",
+    .options = options,
+    .priv_size = sizeof(FloatSsimCudaState),
+    .provided_features = provided_features,
+    .check_context = check_context,
+    .init = init,
+    .submit = submit,
+    .collect = collect,
+    .flush = flush,
+    .close = close_fex,
+};

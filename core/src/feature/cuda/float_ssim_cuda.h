@@ -1,0 +1,18 @@
+/* Internal hooks of the float_ssim CUDA twin, for the tests. */
+#ifndef LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_H
+#define LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_H
+
+#include "feature/feature_extractor.h"
+
+extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
+
+/* Copies the decimated f32 planes of the last submitted frame (W x H, rows
+ * packed) to the host, after that frame was collected. -EINVAL at scale 1
+ * (nothing is decimated) or before any frame. */
+int vmaf_float_ssim_cuda_debug_planes(VmafFex *fex, float *ref, float *dist, unsigned *W,
+                                      unsigned *H);
+
+/* How many frame means went through the sequential redo so far. */
+unsigned vmaf_float_ssim_cuda_redo_count(const VmafFex *fex);
+
+#endif /* LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_H */

@@ -1,0 +1,88 @@
+/*
+ * The float_ssim CUDA kernels as the host code sees them: plain C
+ * declarations of the launchers in float_ssim/ssim_kernels.cu. Every
+ * launcher only enqueues work on the given stream and returns the launch
+ * status; nothing here allocates.
+ */
+#ifndef LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_KERNELS_H
+#define LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_KERNELS_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The four frame means (t, l, c, s) as the CPU rounds them, and for each a
+ * flag: 1 when the exact-mean interval straddles an f32 rounding boundary
+ * and the sequential sum must be redone (vmaf_ssim_cuda_redo). */
+typedef struct SsimCudaOut {
+    float mean[4];
+    int redo[4];
+} SsimCudaOut;
+
+/* The arithmetic constants, taken from the CPU code so that both sides
+ * round the very same f32 numbers. */
+typedef struct SsimCudaConsts {
+    float g[11];
+    float c1, c2, c3;
+} SsimCudaConsts;
+
+/* Geometry and launch shape of one frame. */
+typedef struct SsimCudaPlan {
+    unsigned w, h, bpc;  /* picture */
+    int scale;           /* effective scale */
+    unsigned W, H;       /* SSIM planes (decimated when scale > 1) */
+    unsigned nq;         /* 4 with l, c, s; 1 for the score alone */
+    unsigned seg;        /* output rows per block of the fused kernel */
+    unsigned grid_x, grid_y;
+    double depth;        /* additions on any path of the parallel sum */
+    SsimCudaConsts k;
+} SsimCudaPlan;
+
+/* Fills a plan; sm_count shapes the grid. */
+void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, int scale,
+                         int lcs, int sm_count, const SsimCudaConsts *k);
+
+/* Bytes of per-block partial sums a frame needs. */
+size_t vmaf_ssim_cuda_partials_bytes(const SsimCudaPlan *p);
+
+/* Box decimation of both luma planes (u8 for 8-bit, u16 otherwise; pitches
+ * in bytes) into f32 planes of W x H with pitch dpitch bytes. */
+cudaError_t vmaf_ssim_cuda_decimate(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
+                                    const void *dist, size_t dist_pitch, float *dref,
+                                    float *ddist, size_t dpitch, cudaStream_t st);
+
+/* Gaussian passes, combine and the interval-checked frame means of one
+ * frame, from the pictures (is_float = 0, scale 1) or from the decimated
+ * f32 planes (is_float = 1). Writes *out on the device. */
+cudaError_t vmaf_ssim_cuda_frame(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
+                                 const void *dist, size_t dist_pitch, int is_float,
+                                 double *partials, SsimCudaOut *out, cudaStream_t st);
+
+/* The rare exact path for quantity q: writes the frame's per-pixel terms
+ * in row-major order to terms (W-10)*(H-10) doubles, then sums them in that
+ * order in one thread, exactly as the CPU does, into out->mean[q]. */
+cudaError_t vmaf_ssim_cuda_redo(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
+                                const void *dist, size_t dist_pitch, int is_float, int q,
+                                double *terms, double *partials, SsimCudaOut *out,
+                                cudaStream_t st);
+
+/* Tests: the frame-mean machinery on given terms. mean_of_terms runs the
+ * production reduction and interval check (out->mean[0], out->redo[0]) with
+ * seg terms per thread; partials must hold vmaf_ssim_cuda_terms_partials
+ * bytes. seq_mean is the production sequential fallback. */
+size_t vmaf_ssim_cuda_terms_partials_bytes(unsigned long long n, unsigned seg);
+cudaError_t vmaf_ssim_cuda_mean_of_terms(const double *terms, unsigned long long n,
+                                         unsigned seg, double *partials, SsimCudaOut *out,
+                                         cudaStream_t st);
+cudaError_t vmaf_ssim_cuda_seq_mean(const double *terms, unsigned long long n, int q,
+                                    SsimCudaOut *out, cudaStream_t st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_KERNELS_H */

@@ -1,0 +1,289 @@
+/* The context side of models: which extractors a model needs, and its
+ * per-frame and pooled scores, stored in the context's collector under the
+ * model's name so that every report includes them. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/model.h"
+
+#include "context.h"
+#include "dict.h"
+#include "log.h"
+#include "model/model_internal.h"
+#include "registry.h"
+
+/* One extractor a set of models needs, with the union of the options its
+ * features ask for. */
+typedef struct Use {
+    const VmafFeatureExtractor *fex;
+    const char *feature;           /* a feature name to ask for it by */
+    const VmafModel *model;        /* first model that needed it (messages) */
+    VmafFeatureDictionary *opts;
+} Use;
+
+static int add_use(Use *use, unsigned *n_use, const VmafModel *m, const VmafModelFeature *f,
+                   const VmafFeatureExtractor *fex)
+{
+    Use *u = NULL;
+    for (unsigned i = 0; i < *n_use; i++)
+        if (use[i].fex == fex)
+            u = &use[i];
+    if (!u) {
+        u = &use[(*n_use)++];
+        u->fex = fex;
+        u->feature = f->feature;
+        u->model = m;
+        u->opts = NULL;
+    }
+    if (!f->opts)
+        return 0;
+    for (size_t k = 0; k < f->opts->cnt; k++) {
+        const char *key = f->opts->entry[k].key, *val = f->opts->entry[k].val;
+        const char *have = vmaf_dict_get(u->opts, key);
+        if (have && strcmp(have, val)) {
+            vmaf_error("models %s and %s (or one model twice) ask extractor %s for option "
+                       "%s=%s and %s=%s; one context runs an extractor with one set of "
+                       "options: overload the option to one value",
+                       u->model->name, m->name, fex->name, key, have, key, val);
+            return -EINVAL;
+        }
+        int err = vmaf_feature_dictionary_set(&u->opts, key, val);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+static int use_models(VmafContext *vmaf, VmafModel *const *models, unsigned n_models)
+{
+    unsigned n_feat = 0;
+    for (unsigned i = 0; i < n_models; i++)
+        n_feat += models[i]->n_features;
+
+    Use *use = calloc(n_feat ? n_feat : 1, sizeof(*use));
+    const char **missing = calloc(n_feat ? n_feat : 1, sizeof(*missing));
+    if (!use || !missing) {
+        free(use);
+        free(missing);
+        vmaf_error("model %s: out of memory", models[0]->name);
+        return -ENOMEM;
+    }
+    unsigned n_use = 0, n_missing = 0;
+    int err = 0;
+
+    /* Every feature is checked before any extractor is added, so that one
+     * error lists all that is missing and the context is left unchanged. */
+    for (unsigned i = 0; i < n_models; i++) {
+        const VmafModel *m = models[i];
+        for (unsigned j = 0; j < m->n_features; j++) {
+            const VmafModelFeature *f = &m->feature[j];
+            if (vmaf_registry_find_by_feature(f->feature))
+                continue;
+            bool dup = false;
+            for (unsigned k = 0; k < n_missing; k++)
+                dup |= !strcmp(missing[k], f->feature);
+            if (!dup)
+                missing[n_missing++] = f->feature;
+        }
+    }
+    if (n_missing) {
+        size_t len = 1;
+        for (unsigned k = 0; k < n_missing; k++)
+            len += strlen(missing[k]) + 2;
+        char *list = malloc(len);
+        if (!list) {
+            vmaf_error("model %s: out of memory", models[0]->name);
+            err = -ENOMEM;
+            goto out;
+        }
+        size_t pos = 0;
+        list[0] = '\0';
+        for (unsigned k = 0; k < n_missing; k++)
+            pos += (size_t)snprintf(list + pos, len - pos, "%s%s", k ? ", " : "", missing[k]);
+        vmaf_error("model %s (%s) needs %u feature%s that no extractor of this build "
+                   "provides: %s; use a model whose features exist, or score features "
+                   "without a model", models[0]->name, models[0]->source, n_missing,
+                   n_missing == 1 ? "" : "s", list);
+        free(list);
+        err = -EINVAL;
+        goto out;
+    }
+
+    for (unsigned i = 0; i < n_models && !err; i++) {
+        const VmafModel *m = models[i];
+        for (unsigned j = 0; j < m->n_features && !err; j++) {
+            const VmafModelFeature *f = &m->feature[j];
+            err = add_use(use, &n_use, m, f, vmaf_registry_find_by_feature(f->feature));
+        }
+    }
+
+    /* Everything that can be refused is checked before the first request
+     * is added, so that a refused model leaves the context as it was. */
+    if (!err && vmaf->started) {
+        vmaf_error("model %s: its features must be chosen before the first picture is read",
+                   models[0]->name);
+        err = -EINVAL;
+    }
+    for (unsigned i = 0; i < n_use && !err; i++) {
+        for (unsigned r = 0; r < vmaf->req_cnt; r++) {
+            const VmafFeatureRequest *q = &vmaf->req[r];
+            if (q->cpu != use[i].fex || vmaf_dict_equal(q->opts, use[i].opts))
+                continue;
+            vmaf_error("model %s: extractor %s is already in use with other options; "
+                       "one context runs an extractor once, so give every model the same "
+                       "options for it (overload them)", use[i].model->name, use[i].fex->name);
+            err = -EINVAL;
+        }
+        if (err)
+            break;
+        void *priv = calloc(1, use[i].fex->priv_size ? use[i].fex->priv_size : 1);
+        if (!priv) {
+            err = -ENOMEM;
+            break;
+        }
+        err = vmaf_fex_parse_options(use[i].fex, priv, use[i].opts);
+        free(priv);
+    }
+
+    /* Asked for by feature name: on a context with CUDA state the registry
+     * routes that to the twin. An identical earlier request is a no-op. */
+    for (unsigned i = 0; i < n_use && !err; i++) {
+        VmafFeatureDictionary *opts = use[i].opts;
+        use[i].opts = NULL;
+        err = vmaf_use_feature(vmaf, use[i].feature, opts);
+    }
+
+out:
+    for (unsigned i = 0; i < n_use; i++)
+        vmaf_feature_dictionary_free(&use[i].opts);
+    free(use);
+    free(missing);
+    return err;
+}
+
+int vmaf_use_features_from_model(VmafContext *vmaf, VmafModel *model)
+{
+    if (!vmaf || !model) {
+        vmaf_error("vmaf_use_features_from_model: context and model must not be NULL");
+        return -EINVAL;
+    }
+    return use_models(vmaf, &model, 1);
+}
+
+int vmaf_use_features_from_model_collection(VmafContext *vmaf, VmafModelCollection *mc)
+{
+    if (!vmaf || !mc) {
+        vmaf_error("vmaf_use_features_from_model_collection: context and collection must not "
+                   "be NULL");
+        return -EINVAL;
+    }
+    return use_models(vmaf, mc->model, mc->cnt);
+}
+
+int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model, double *score, unsigned index)
+{
+    if (!vmaf || !model || !score) {
+        vmaf_error("vmaf_score_at_index: context, model and score must not be NULL");
+        return -EINVAL;
+    }
+    double s;
+    int err = vmaf_model_predict(model, vmaf->fc, index, 0, &s);
+    if (err)
+        return err;
+    err = vmaf_feature_collector_set(vmaf->fc, model->name, s, index);
+    if (err) {
+        vmaf_error("model %s: could not store its score at frame %u", model->name, index);
+        return err;
+    }
+    *score = s;
+    return 0;
+}
+
+int vmaf_score_at_index_model_collection(VmafContext *vmaf, VmafModelCollection *mc,
+                                         VmafModelCollectionScore *score, unsigned index)
+{
+    if (!vmaf || !mc || !score) {
+        vmaf_error("vmaf_score_at_index_model_collection: context, collection and score must "
+                   "not be NULL");
+        return -EINVAL;
+    }
+    return vmaf_model_collection_predict(mc, vmaf->fc, index, score);
+}
+
+static int check_range(const char *fn, VmafContext *vmaf, const void *what, const void *score,
+                       enum VmafPoolingMethod method, unsigned lo, unsigned hi)
+{
+    if (!vmaf || !what || !score) {
+        vmaf_error("%s: context, model and score must not be NULL", fn);
+        return -EINVAL;
+    }
+    if (method <= VMAF_POOL_METHOD_UNKNOWN || method >= VMAF_POOL_METHOD_NB) {
+        vmaf_error("%s: unknown pooling method %d", fn, (int)method);
+        return -EINVAL;
+    }
+    if (lo > hi) {
+        vmaf_error("%s: frame range %u..%u is empty", fn, lo, hi);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static bool skipped(const VmafContext *vmaf, unsigned i)
+{
+    return vmaf->cfg.n_subsample > 1 && i % vmaf->cfg.n_subsample;
+}
+
+int vmaf_score_pooled(VmafContext *vmaf, VmafModel *model, enum VmafPoolingMethod pool_method,
+                      double *score, unsigned index_low, unsigned index_high)
+{
+    int err = check_range("vmaf_score_pooled", vmaf, model, score, pool_method, index_low,
+                          index_high);
+    if (err)
+        return err;
+    /* 64-bit counter: index_high may be UINT_MAX. */
+    for (unsigned long long i = index_low; i <= index_high; i++) {
+        if (skipped(vmaf, (unsigned)i))
+            continue;
+        double s;
+        err = vmaf_score_at_index(vmaf, model, &s, (unsigned)i);
+        if (err)
+            return err;
+    }
+    return vmaf_feature_score_pooled(vmaf, model->name, pool_method, score, index_low,
+                                     index_high);
+}
+
+int vmaf_score_pooled_model_collection(VmafContext *vmaf, VmafModelCollection *mc,
+                                       enum VmafPoolingMethod pool_method,
+                                       VmafModelCollectionScore *score, unsigned index_low,
+                                       unsigned index_high)
+{
+    int err = check_range("vmaf_score_pooled_model_collection", vmaf, mc, score, pool_method,
+                          index_low, index_high);
+    if (err)
+        return err;
+    for (unsigned long long i = index_low; i <= index_high; i++) {
+        if (skipped(vmaf, (unsigned)i))
+            continue;
+        VmafModelCollectionScore s;
+        err = vmaf_score_at_index_model_collection(vmaf, mc, &s, (unsigned)i);
+        if (err)
+            return err;
+    }
+    static const char *const suffix[4] = {"_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi"};
+    double *const dst[4] = {&score->bootstrap.bagging_score, &score->bootstrap.stddev,
+                            &score->bootstrap.ci.p95.lo, &score->bootstrap.ci.p95.hi};
+    for (int k = 0; k < 4; k++) {
+        char name[320];
+        snprintf(name, sizeof(name), "%s%s", mc->name, suffix[k]);
+        err = vmaf_feature_score_pooled(vmaf, name, pool_method, dst[k], index_low, index_high);
+        if (err)
+            return err;
+    }
+    score->type = VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP;
+    return 0;
+}

@@ -1,0 +1,115 @@
+/* Loaded models and their prediction, shared by the loader, the context
+ * functions (scores, feature dispatch) and the tests. */
+#ifndef LIBVMAF_SRC_MODEL_MODEL_INTERNAL_H
+#define LIBVMAF_SRC_MODEL_MODEL_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libvmaf/model.h"
+
+#include "dict.h"
+#include "feature/feature_collector.h"
+#include "model/svm.h"
+
+#define VMAF_MODEL_MAX_FEATURES 256u
+#define VMAF_MODEL_MAX_KNOTS 256u
+#define VMAF_MODEL_MAX_COLLECTION 1000u
+/* Largest model file read from disk. */
+#define VMAF_MODEL_MAX_FILE_SIZE (64u << 20)
+
+enum VmafModelType {
+    VMAF_MODEL_TYPE_SVM_NUSVR,
+    VMAF_MODEL_TYPE_BOOTSTRAP_SVM_NUSVR,
+    VMAF_MODEL_TYPE_RESIDUE_BOOTSTRAP_SVM_NUSVR,
+};
+
+enum VmafModelNorm {
+    VMAF_MODEL_NORM_NONE,
+    VMAF_MODEL_NORM_LINEAR_RESCALE,
+};
+
+typedef struct VmafModelFeature {
+    char *name;                  /* as the model file writes it */
+    char *feature;               /* the extractor's feature name ("integer_adm2") */
+    VmafFeatureDictionary *opts; /* extractor options, or NULL */
+    double slope, intercept;
+} VmafModelFeature;
+
+typedef struct VmafModelPoint {
+    double x, y;
+} VmafModelPoint;
+
+struct VmafModel {
+    char *name;   /* score name in the collector and reports */
+    char *source; /* "model file <path>" or "built-in model <version>", for messages */
+    enum VmafModelType type;
+    enum VmafModelNorm norm;
+    unsigned n_features;
+    VmafModelFeature *feature;
+    double slope, intercept; /* entry 0 of slopes/intercepts: the score's */
+
+    bool clip;               /* score_clip present and not disabled */
+    double clip_min, clip_max;
+
+    bool transform;          /* score_transform present and enabled by the flags */
+    struct {
+        bool p0_on, p1_on, p2_on;
+        double p0, p1, p2;
+        unsigned n_knots;    /* 0: no piecewise-linear stage */
+        VmafModelPoint *knots;
+        bool out_lte_in, out_gte_in;
+    } st;
+
+    VmafSvm *svm;
+};
+
+/* Model "0" of a collection file is handed to the caller as a plain model
+ * (scored as <name>, destroyed by the caller), as libvmaf does, so programs
+ * written for libvmaf free each object once. */
+struct VmafModelCollection {
+    char *name;          /* prefix of the collection's scores */
+    VmafModel **model;   /* models "1".."N": the bags, scores <name>_0001.. */
+    unsigned cnt;
+};
+
+/* Loads one model or a collection from JSON bytes; source names it in
+ * messages ("model file x.json"). */
+int vmaf_model_load_from_buffer(VmafModel **model, const VmafModelConfig *cfg,
+                                const char *data, size_t len, const char *source);
+int vmaf_model_collection_load_from_buffer(VmafModel **model, VmafModelCollection **mc,
+                                           const VmafModelConfig *cfg, const char *data,
+                                           size_t len, const char *source);
+
+/* The extractor feature name a model feature name stands for:
+ * "VMAF_integer_feature_X_score" -> "integer_X", "VMAF_feature_X_score" -> "X",
+ * anything else unchanged. Returns a new string or NULL. */
+char *vmaf_model_feature_name_map(const char *model_feature_name);
+
+/* Predicts at index from the collector. flags may add DISABLE_CLIP and
+ * DISABLE_TRANSFORM to the model's own settings. Does not store the score. */
+int vmaf_model_predict(const VmafModel *model, VmafFeatureCollector *fc, unsigned index,
+                       uint64_t flags, double *score);
+
+/* The same steps after the SVM, exposed for the bootstrap statistics. */
+void vmaf_model_transform(const VmafModel *model, double *score, uint64_t flags);
+void vmaf_model_clip(const VmafModel *model, double *score, uint64_t flags);
+
+/* Bootstrap statistics of a collection at index; stores every bag's score
+ * and <name>_bagging/_stddev/_ci_p95_lo/_ci_p95_hi. */
+int vmaf_model_collection_predict(const VmafModelCollection *mc, VmafFeatureCollector *fc,
+                                  unsigned index, VmafModelCollectionScore *score);
+
+/* Built-in model JSON, generated from resource/models at build time. */
+typedef struct VmafBuiltinModel {
+    const char *version;
+    const unsigned char *data;
+    size_t len;
+    int is_collection;
+} VmafBuiltinModel;
+
+extern const VmafBuiltinModel vmaf_builtin_models[];
+extern const size_t vmaf_builtin_model_cnt;
+
+#endif /* LIBVMAF_SRC_MODEL_MODEL_INTERNAL_H */
