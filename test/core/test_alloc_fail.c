@@ -427,9 +427,12 @@ static long walk(unsigned n_threads, bool after, const Result *base)
             "%ld failed with -ENOMEM, %ld with another errno, %ld absorbed the failure\n",
             after ? "from N on" : "N-th only", n_threads, n, n - 1, errs_enomem, errs_other,
             silent);
-    if (unlogged)
-        fprintf(out, "note: threads %u, %s: %ld failed run(s) logged nothing; failing calls: "
+    /* Every failure must tell the user why in one line. */
+    if (unlogged) {
+        fprintf(out, "FAIL: threads %u, %s: %ld failed run(s) logged nothing; failing calls: "
                 "%s\n", n_threads, after ? "from N on" : "N-th only", unlogged, unlogged_steps);
+        failures++;
+    }
     if (n >= 100000) {
         fprintf(out, "threads %u: never completed a run\n", n_threads);
         failures++;
