@@ -1,0 +1,583 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the vmaf tool: spawn the binary, check exit statuses,
+stderr lines, report files (parsed with json / xml / csv modules) and scores.
+
+usage: test_cli.py VMAF_BINARY BADINPUTS_DIR [--golden golden.json --vectors DIR]
+"""
+import argparse
+import csv
+import hashlib
+import io
+import json
+import os
+import pty
+import re
+import select
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+EXIT = {"ok": 0, "scoring": 1, "usage": 2, "input": 3, "model": 4, "output": 5, "gpu": 6,
+        "interrupted": 130}
+ERROR_LINE = re.compile(r"^vmaf: [^\n]+ \([^\n]*\): [^\n]+$")
+SANITIZER = re.compile(r"Sanitizer|runtime error:|LeakSanitizer|Segmentation|Aborted")
+
+failures = []
+checks = 0
+
+
+def check(cond, msg):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(msg)
+        print("FAIL:", msg, file=sys.stderr)
+    return cond
+
+
+def run(args, timeout=120, **kw):
+    p = subprocess.run([VMAF] + [str(a) for a in args], capture_output=True, timeout=timeout, **kw)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def expect_error(args, status, needle, what):
+    rc, out, err = run(args)
+    lines = [l for l in err.splitlines() if l.startswith("vmaf: ")]
+    ok = check(rc == EXIT[status], f"{what}: exit {rc}, want {EXIT[status]} ({status}); stderr: {err!r}")
+    if ok:
+        check(lines and ERROR_LINE.match(lines[-1]) is not None,
+              f"{what}: last stderr line not 'vmaf: what (where): fix': {err!r}")
+        check(needle in err, f"{what}: {needle!r} not in stderr {err!r}")
+    check(not SANITIZER.search(err), f"{what}: sanitizer report: {err!r}")
+    return rc, out, err
+
+
+# ---------------------------------------------------------------- generators
+
+def plane_dims(fmt, w, h):
+    if fmt == "400":
+        return [(w, h)]
+    sx, sy = {"420": (1, 1), "422": (1, 0), "444": (0, 0)}[fmt]
+    return [(w, h), ((w + sx) >> sx, (h + sy) >> sy), ((w + sx) >> sx, (h + sy) >> sy)]
+
+
+def luma(w, h, bpc, frame, distorted):
+    """Deterministic textured luma; the distorted one has added noise."""
+    mx = (1 << bpc) - 1
+    out = []
+    state = 12345 + frame * 7
+    for y in range(h):
+        for x in range(w):
+            v = ((x * 37 + y * 23 + frame * 11) % 97) / 96.0
+            v = 0.25 + 0.5 * v + 0.2 * (((x // 4 + y // 4) % 2) - 0.5)
+            if distorted:
+                state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+                v += ((state >> 16) % 41 - 20) / 400.0
+            out.append(max(0, min(mx, int(v * mx))))
+    return out
+
+
+def pack(samples, bpc):
+    if bpc == 8:
+        return bytes(samples)
+    return b"".join(s.to_bytes(2, "little") for s in samples)
+
+
+def frame_bytes(fmt, w, h, bpc, frame, distorted, chroma_seed=0):
+    data = [pack(luma(w, h, bpc, frame, distorted), bpc)]
+    for i, (pw, ph) in enumerate(plane_dims(fmt, w, h)[1:]):
+        c = [((x * 3 + y * 5 + chroma_seed * 17 + i) % (1 << bpc)) for y in range(ph) for x in range(pw)]
+        data.append(pack(c, bpc))
+    return b"".join(data)
+
+
+Y4M_TAG = {("420", 8): "C420jpeg", ("422", 8): "C422", ("444", 8): "C444", ("400", 8): "Cmono"}
+
+
+def y4m_tag(fmt, bpc):
+    if bpc == 8:
+        return Y4M_TAG[(fmt, 8)]
+    return ("Cmono%d" % bpc) if fmt == "400" else "C%sp%d" % (fmt, bpc)
+
+
+def write_y4m(path, fmt, w, h, bpc, frames, distorted, tag=None, chroma_seed=0, frame_line=b"FRAME\n"):
+    with open(path, "wb") as f:
+        t = y4m_tag(fmt, bpc) if tag is None else tag
+        f.write(("YUV4MPEG2 W%d H%d F25:1 Ip A1:1%s\n" % (w, h, (" " + t) if t else "")).encode())
+        for i in range(frames):
+            f.write(frame_line)
+            f.write(frame_bytes(fmt, w, h, bpc, i, distorted, chroma_seed))
+
+
+def write_yuv(path, fmt, w, h, bpc, frames, distorted):
+    with open(path, "wb") as f:
+        for i in range(frames):
+            f.write(frame_bytes(fmt, w, h, bpc, i, distorted))
+
+
+def json_scores(path, key="float_ssim"):
+    with open(path) as f:
+        doc = json.load(f)
+    return [fr["metrics"][key] for fr in doc["frames"]], doc
+
+
+def score(ref, dis, extra, tmp, name="out.json"):
+    out = os.path.join(tmp, name)
+    rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "-q",
+                      "--json", "--precision", "max", "-o", out] + extra)
+    if not check(rc == 0, f"score {ref} {dis} {extra}: exit {rc}: {se}"):
+        return None
+    return json_scores(out)[0]
+
+
+# --------------------------------------------------------------------- tests
+
+def test_basics(tmp):
+    rc, out, err = run(["--help"])
+    check(rc == 0 and "Usage: vmaf" in out and "--frame_skip_dist" in out, "--help")
+    rc, out, err = run(["-v"])
+    check(rc == 0 and re.match(r"^\d+\.\d+\.\d+", out), f"-v: {rc} {out!r}")
+    for args, needle in [
+            (["--th=foosoxe"], "not abbreviated"),
+            (["-r", "a", "-d", "b", "--threads", "x"], "--threads \"x\""),
+            (["-r", "a", "-d", "b", "--frame_skip_ref", "-5"], "--frame_skip_ref"),
+            (["-r", "a"], "missing distorted"),
+            (["-r", "a", "-d", "b", "-w", "0", "-h", "4", "-p", "420", "-b", "8"], "1 to 65536"),
+            (["-r", "a", "-d", "b", "-w", "-8"], "-w/--width"),
+            (["-r", "a", "-d", "b", "-w", "99999999999999999999"], "-w/--width"),
+            (["-r", "a", "-d", "b", "-w", "64"], "missing -h -p -b"),
+            (["-r", "a", "-d", "b", "--feature", "float_ssim=scale"], "bad feature option"),
+            (["-r", "a", "-d", "b", "-m", "version=x:bogus"], "unknown model option"),
+            (["-r", "a", "-d", "b", "--precision", "0"], "--precision"),
+            (["-r", "a", "-d", "b", "--backend", "opencl"], "auto, cpu or cuda"),
+            (["-r", "a", "-d", "b", "--xml"], "-o PATH"),
+    ]:
+        expect_error(args, "usage", needle, "usage " + " ".join(args))
+
+
+def test_formats(tmp):
+    """Every Y4M colourspace tag and bit depth, odd sizes; the same luma in
+    every chroma layout and as raw YUV gives the same scores."""
+    w, h, n = 37, 29, 2
+    by_depth = {}
+    for bpc in (8, 10, 12, 16):
+        for fmt in ("420", "422", "444", "400"):
+            tags = [y4m_tag(fmt, bpc)]
+            if (fmt, bpc) == ("420", 8):
+                tags += ["C420paldv", "C420mpeg2", "C420", ""]
+            for tag in tags:
+                ref = os.path.join(tmp, "r.y4m")
+                dis = os.path.join(tmp, "d.y4m")
+                write_y4m(ref, fmt, w, h, bpc, n, False, tag=tag)
+                # Chroma differs between ref and dist: only luma may matter.
+                write_y4m(dis, fmt, w, h, bpc, n, True, tag=tag, chroma_seed=3,
+                          frame_line=b"FRAME Ixyz\n")
+                s = score(ref, dis, [], tmp)
+                if s is None:
+                    continue
+                check(len(s) == n, f"{tag or 'no C tag'} {bpc}: {len(s)} frames")
+                prev = by_depth.setdefault(bpc, s)
+                check(s == prev, f"{tag or 'no C tag'} {bpc}-bit: scores {s} differ from {prev}")
+            ref = os.path.join(tmp, "r.yuv")
+            dis = os.path.join(tmp, "d.yuv")
+            write_yuv(ref, fmt, w, h, bpc, n, False)
+            write_yuv(dis, fmt, w, h, bpc, n, True)
+            s = score(ref, dis, ["-w", w, "-h", h, "-p", fmt, "-b", bpc], tmp)
+            check(s is not None and s == by_depth.get(bpc), f"raw {fmt} {bpc}: {s} vs {by_depth.get(bpc)}")
+
+
+def test_reports(tmp):
+    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
+    write_y4m(ref, "420", 32, 24, 8, 3, False)
+    write_y4m(dis, "420", 32, 24, 8, 3, True)
+    base = ["-r", ref, "-d", dis, "-n", "--feature", "float_ssim=enable_lcs=true", "-q"]
+    # JSON
+    out = os.path.join(tmp, "o.json")
+    rc, so, se = run(base + ["--json", "-o", out])
+    if check(rc == 0, f"json report: {rc} {se}"):
+        s, doc = json_scores(out)
+        check(len(s) == 3 and "float_ssim_l" in doc["frames"][0]["metrics"], "json frames")
+        check(re.search(r'"float_ssim": \d\.\d{6}[,}\n ]', open(out).read()) is not None,
+              "legacy precision %.6f in json")
+    # stdout report; summary goes to stderr then
+    rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "--json", "-o", "-",
+                      "--precision", "max"])
+    if check(rc == 0, f"-o - : {rc} {se}"):
+        doc = json.loads(so)
+        check(len(doc["frames"]) == 3, "stdout json frames")
+        check(re.search(r"float_ssim: \d\.\d+", se) is not None, f"summary on stderr: {se!r}")
+    # XML (default format) and summary on stdout
+    out = os.path.join(tmp, "o.xml")
+    rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "-o", out,
+                      "--precision", "3"])
+    if check(rc == 0, f"xml report: {rc} {se}"):
+        root = ET.parse(out).getroot()
+        frames = root.findall(".//frame")
+        check(len(frames) == 3, "xml frames")
+        check(re.match(r"^\d\.\d{3}$", frames[0].get("float_ssim", "")) is not None,
+              f"--precision 3 in xml: {frames[0].attrib}")
+        check(re.match(r"^float_ssim: \d\.\d{3}$", so.strip()) is not None, f"summary: {so!r}")
+        check("\r" not in se, "no progress line when stderr is not a terminal")
+    # CSV and SUB
+    out = os.path.join(tmp, "o.csv")
+    rc, so, se = run(base + ["--csv", "-o", out])
+    if check(rc == 0, f"csv: {rc} {se}"):
+        rows = list(csv.reader(open(out)))
+        check(len(rows) == 4 and "float_ssim" in rows[0], f"csv rows {rows[:1]}")
+    out = os.path.join(tmp, "o.sub")
+    rc, so, se = run(base + ["--sub", "-o", out])
+    check(rc == 0 and os.path.getsize(out) > 0, f"sub: {rc} {se}")
+    # frame selection: skip + count
+    out = os.path.join(tmp, "skip.json")
+    full = score(ref, dis, [], tmp, "full.json")
+    rc, so, se = run(base + ["--json", "-o", out, "--frame_skip_ref", "1", "--frame_skip_dist", "1",
+                             "--frame_cnt", "1", "--precision", "max"])
+    if check(rc == 0, f"skip: {rc} {se}") and full:
+        s, _ = json_scores(out)
+        check(s == [full[1]], f"skip 1 + count 1 scores frame 1: {s} vs {full}")
+    rc, so, se = run(base + ["--json", "-o", out, "--threads", "2", "--subsample", "1"])
+    check(rc == 0, f"threads: {rc} {se}")
+    # backends
+    rc, so, se = run(base + ["--backend", "cpu", "--json", "-o", out])
+    check(rc == 0 and "backend" not in se, f"--backend cpu: {rc} {se!r}")
+    rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim"])
+    check(rc == 0 and se.count("vmaf: backend: ") == 1, f"--backend auto says once: {se!r}")
+    rc, so, se = run(base + ["--backend", "cuda", "--json", "-o", out])
+    if rc != 0:
+        check(rc == EXIT["gpu"] and "--backend cuda" in se and ERROR_LINE.match(se.strip().splitlines()[-1]),
+              f"--backend cuda without GPU: {rc} {se!r}")
+    # The default model: works, or says how to go on.
+    rc, so, se = run(["-r", ref, "-d", dis, "-q"])
+    check(rc == 0 or (rc == EXIT["model"] and "-n" in se), f"default model: {rc} {se!r}")
+    # Progress on a terminal.
+    progress_on_tty(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim"])
+
+
+def progress_on_tty(args):
+    master, slave = pty.openpty()
+    p = subprocess.Popen([VMAF] + args, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    buf = b""
+    while True:
+        r, _, _ = select.select([master], [], [], 30)
+        if not r:
+            break
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        buf += chunk
+    p.wait(30)
+    os.close(master)
+    text = buf.decode("utf-8", "replace")
+    check(p.returncode == 0 and re.search(r"\rvmaf: frame 3/3, [\d.]+ fps, ETA \d+:\d\d", text),
+          f"progress line on a terminal: {p.returncode} {text!r}")
+
+
+def test_bad_inputs(tmp):
+    good_r, good_d = os.path.join(tmp, "gr.y4m"), os.path.join(tmp, "gd.y4m")
+    write_y4m(good_r, "420", 32, 24, 8, 3, False)
+    write_y4m(good_d, "420", 32, 24, 8, 3, True)
+    F = ["-n", "--feature", "float_ssim", "-q"]
+
+    def y4m(name, header, payload=b""):
+        p = os.path.join(tmp, name)
+        with open(p, "wb") as f:
+            f.write(header + payload)
+        return p
+
+    one = frame_bytes("420", 32, 24, 8, 0, False)
+    cases = [
+        ("missing", ["-r", os.path.join(tmp, "nope.y4m"), "-d", good_d], "input", "No such file"),
+        ("directory", ["-r", tmp, "-d", good_d], "input", "directory"),
+        ("empty", ["-r", y4m("e.y4m", b""), "-d", good_d], "input", "empty input"),
+        ("no signature", ["-r", y4m("ns.y4m", b"RIFF1234"), "-d", good_d], "input", "-w, -h, -p and -b"),
+        ("zero width", ["-r", y4m("zw.y4m", b"YUV4MPEG2 W0 H24\nFRAME\n", one), "-d", good_d], "input", "1 to 65536"),
+        ("negative width", ["-r", y4m("nw.y4m", b"YUV4MPEG2 W-8 H24\nFRAME\n", one), "-d", good_d], "input", "W-8"),
+        ("huge size", ["-r", y4m("hs.y4m", b"YUV4MPEG2 W65536 H65536 C444p16\nFRAME\n", one), "-d", good_d],
+         "input", "truncated frame"),
+        ("too huge", ["-r", y4m("th.y4m", b"YUV4MPEG2 W65537 H2\nFRAME\n", one), "-d", good_d], "input", "1 to 65536"),
+        ("unknown colourspace", ["-r", y4m("cs.y4m", b"YUV4MPEG2 W32 H24 C411\nFRAME\n", one), "-d", good_d],
+         "input", "C411"),
+        ("missing FRAME", ["-r", y4m("mf.y4m", b"YUV4MPEG2 W32 H24\n", one + one), "-d", good_d], "input",
+         "bad FRAME marker"),
+        ("garbled FRAME", ["-r", y4m("gf.y4m", b"YUV4MPEG2 W32 H24\nFRAME\n", one + b"FRAMX\n" + one), "-d", good_d],
+         "input", "bad FRAME marker"),
+        ("truncated frame", ["-r", y4m("tf.y4m", b"YUV4MPEG2 W32 H24\nFRAME\n", one + b"FRAME\n" + one[:100]),
+                             "-d", good_d], "input", "truncated frame"),
+        ("partial marker", ["-r", y4m("pm.y4m", b"YUV4MPEG2 W32 H24\nFRAME\n", one + b"FRA"), "-d", good_d],
+         "input", "truncated FRAME marker"),
+        ("header too long", ["-r", y4m("hl.y4m", b"YUV4MPEG2 W32 H24 X" + b"a" * 5000), "-d", good_d], "input",
+         "too long"),
+    ]
+    raw = os.path.join(tmp, "raw.yuv")
+    with open(raw, "wb") as f:
+        f.write(frame_bytes("420", 32, 24, 8, 0, False) * 2 + b"\0" * 7)
+    cases.append(("y4m read as raw", ["-r", good_r, "-d", good_d, "-w", 32, "-h", 24, "-p", 420, "-b", 8],
+                  "input", "drop -w -h -p -b"))
+    cases.append(("raw not whole frames", ["-r", raw, "-d", raw, "-w", 32, "-h", 24, "-p", 420, "-b", 8],
+                  "input", "not a whole number of frames"))
+    # ref/dist mismatches
+    for name, (fmt, w, h, bpc, n), needle in [
+            ("geometry", ("420", 30, 24, 8, 3), "sizes differ"),
+            ("bit depth", ("420", 32, 24, 10, 3), "bit depths differ"),
+            ("format", ("444", 32, 24, 8, 3), "pixel formats differ"),
+            ("frame count", ("420", 32, 24, 8, 2), "--frame_cnt 2")]:
+        p = os.path.join(tmp, "mm_%s.y4m" % name.replace(" ", "_"))
+        write_y4m(p, fmt, w, h, bpc, n, True)
+        cases.append(("mismatch " + name, ["-r", good_r, "-d", p], "input", needle))
+    r2, d3 = os.path.join(tmp, "r2.yuv"), os.path.join(tmp, "d3.yuv")
+    write_yuv(r2, "420", 32, 24, 8, 2, False)
+    write_yuv(d3, "420", 32, 24, 8, 3, True)
+    cases.append(("raw frame count", ["-r", r2, "-d", d3, "-w", 32, "-h", 24, "-p", 420, "-b", 8], "input",
+                  "--frame_cnt 2"))
+    cases.append(("skip beyond end", ["-r", good_r, "-d", good_d, "--frame_skip_ref", 5], "input",
+                  "not enough frames"))
+    cases.append(("unknown feature", ["-r", good_r, "-d", good_d, "--feature", "no_such_feature"], "usage",
+                  "no_such_feature"))
+    cases.append(("bad feature option", ["-r", good_r, "-d", good_d, "--feature", "float_ssim=scale=abc"],
+                  "usage", "float_ssim"))
+    cases.append(("bad feature option key", ["-r", good_r, "-d", good_d, "--feature", "float_ssim=nokey=1"],
+                  "usage", "float_ssim"))
+    cases.append(("missing model file", ["-r", good_r, "-d", good_d, "-m", "path=" + os.path.join(tmp, "no.json")],
+                  "model", "no.json"))
+    cases.append(("unknown model version", ["-r", good_r, "-d", good_d, "-m", "version=vmaf_v9"], "model",
+                  "vmaf_v9"))
+    for name, args, status, needle in cases:
+        if name.startswith("unknown model") or name.startswith("missing model"):
+            expect_error(args, status, needle, name)
+        else:
+            expect_error(args + F, status, needle, name)
+
+    # Reports: refused before scoring, never half-written, inputs untouched.
+    outdir = os.path.join(tmp, "outdir")
+    os.mkdir(outdir)
+    base = ["-r", good_r, "-d", good_d] + F
+    expect_error(base + ["-o", outdir], "output", "directory", "output is a directory")
+    expect_error(base + ["-o", os.path.join(tmp, "no", "dir", "x.xml")], "output", "does not exist",
+                 "output in a missing directory")
+    digest = hashlib.sha256(open(good_d, "rb").read()).hexdigest()
+    expect_error(base + ["-o", good_d], "output", "distorted input", "output == input")
+    link = os.path.join(tmp, "alias.y4m")
+    os.symlink(good_r, link)
+    expect_error(base + ["-o", link], "output", "reference input", "output == input through a link")
+    check(hashlib.sha256(open(good_d, "rb").read()).hexdigest() == digest, "input unchanged")
+    if os.path.exists("/dev/full"):
+        expect_error(base + ["-o", "/dev/full"], "output", "/dev/full", "/dev/full")
+    if os.geteuid() != 0:
+        ro = os.path.join(tmp, "ro")
+        os.mkdir(ro)
+        os.chmod(ro, stat.S_IRUSR | stat.S_IXUSR)
+        expect_error(base + ["-o", os.path.join(ro, "x.xml")], "output", "not writable", "unwritable dir")
+        check(os.listdir(ro) == [], "nothing left in the unwritable directory")
+        os.chmod(ro, stat.S_IRWXU)
+    check(sorted(os.listdir(outdir)) == [], "no partial files")
+
+
+def test_sigint(tmp):
+    """SIGINT while scoring: exit 130, no report, no temporary file."""
+    fifo = os.path.join(tmp, "ref.fifo")
+    os.mkfifo(fifo)
+    dis = os.path.join(tmp, "sig_d.y4m")
+    write_y4m(dis, "420", 32, 24, 8, 200, True)
+    outdir = os.path.join(tmp, "sigout")
+    os.mkdir(outdir)
+    out = os.path.join(outdir, "r.json")
+    p = subprocess.Popen([VMAF, "-r", fifo, "-d", dis, "-n", "--feature", "float_ssim", "--json",
+                          "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    w = open(fifo, "wb")
+    w.write(b"YUV4MPEG2 W32 H24 C420jpeg\n")
+    # More than a pipe buffer holds: when the writes return, vmaf is reading
+    # (its handler installed) and then waits for frame 80 from the pipe.
+    one = frame_bytes("420", 32, 24, 8, 0, False)
+    for i in range(80):
+        w.write(b"FRAME\n" + one)
+    w.flush()
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    try:
+        so, se = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        so, se = p.communicate()
+    w.close()
+    se = se.decode("utf-8", "replace")
+    check(p.returncode == 130, f"SIGINT: exit {p.returncode}, stderr {se!r}")
+    check("interrupted" in se and not SANITIZER.search(se), f"SIGINT message: {se!r}")
+    check(os.listdir(outdir) == [], f"SIGINT leaves no report: {os.listdir(outdir)}")
+
+
+def test_badinputs_dir(tmp, bad):
+    """Every known bad input: a clean error or a correct result, never a crash."""
+    modes = {0: ("420", 8), 1: ("422", 8), 2: ("444", 8), 3: ("420", 10), 4: ("422", 10), 5: ("444", 10)}
+    good = os.path.join(tmp, "g.y4m")
+    write_y4m(good, "420", 16, 16, 8, 1, False)
+    for name in sorted(os.listdir(bad)):
+        path = os.path.join(bad, name)
+        runs = []
+        if name.endswith(".y4m"):
+            runs.append(["-r", path, "-d", path, "-n", "--feature", "float_ssim", "-q"])
+            runs.append(["-r", good, "-d", path, "-n", "--feature", "float_ssim", "-q"])
+        elif name.endswith(".yuv"):
+            data = open(path, "rb").read()
+            fmt, bpc = modes.get(data[0] % 6 if data else 0)
+            body = os.path.join(tmp, "body.yuv")
+            open(body, "wb").write(data[1:])
+            for p in (path, body):
+                runs.append(["-r", p, "-d", p, "-w", 32, "-h", 32, "-p", fmt, "-b", bpc, "-n", "--feature",
+                             "float_ssim", "-q"])
+        elif name.endswith(".argv"):
+            raw = open(path, "rb").read()
+            args = [a.decode("utf-8", "replace") for a in raw.rstrip(b"\n").split(b"\0")]
+            runs.append(args)
+            runs.append([a.replace("a", path, 1) if a in ("a", "a.yuv") else a for a in args])
+        for args in runs:
+            rc, out, err = run(args, cwd=tmp)
+            check(0 <= rc < 128, f"{name} {args}: exit {rc} {err!r}")
+            check(not SANITIZER.search(err), f"{name}: sanitizer: {err!r}")
+            if rc:
+                last = err.strip().splitlines()[-1] if err.strip() else ""
+                check(ERROR_LINE.match(last), f"{name}: unclear error {err!r}")
+
+
+def test_models(tmp, models):
+    """-m with model files written for the tests (SVRs over float_ssim)."""
+    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
+    write_y4m(ref, "420", 48, 32, 8, 3, False)
+    write_y4m(dis, "420", 48, 32, 8, 3, True)
+    lin = os.path.join(models, "ssim_svr_linear.json")
+    rbf = os.path.join(models, "ssim_svr_rbf.json")
+    if not check(os.path.exists(lin) and os.path.exists(rbf), f"test models in {models}"):
+        return
+    rc, so, se = run(["-r", ref, "-d", dis, "-m", "path=" + lin])
+    check(rc == 0 and re.match(r"^%s: -?\d+\.\d{6}$" % re.escape(lin), so.strip()) is not None,
+          f"model summary: {rc} {so!r} {se!r}")
+    out = os.path.join(tmp, "m.json")
+    rc, so, se = run(["-r", ref, "-d", dis, "-m", "path=%s:name=lin" % lin, "-m",
+                      "path=%s:name=rbf:disable_clip" % rbf, "-q", "--json", "-o", out, "--precision", "max"])
+    if check(rc == 0, f"two models: {rc} {se}"):
+        doc = json.load(open(out))
+        m = doc["frames"][0]["metrics"]
+        check("lin" in m and "rbf" in m and "float_ssim" in m, f"model scores in report: {sorted(m)}")
+        check("lin" in doc["pooled_metrics"], "pooled model score")
+    rc, so, se = run(["-r", ref, "-d", dis, "-m", "path=%s:float_ssim.scale=1" % lin, "-q"])
+    check(rc == 0, f"feature overload: {rc} {se}")
+    expect_error(["-r", ref, "-d", dis, "-m", "path=%s:nofeat.scale=2" % lin], "model", "nofeat",
+                 "overload of a feature the model lacks")
+    expect_error(["-r", ref, "-d", dis, "-m", "path=%s" % os.path.join(models, "ssim_bad_option.json")],
+                 "model", "ssim_bad_option.json", "model with a bad feature option")
+    expect_error(["-r", ref, "-d", dis, "-m", "path=%s" % os.path.join(models, "ssim_plus_missing.json")],
+                 "model", "pass -n", "model with missing features")
+    bad = os.path.join(tmp, "trunc.json")
+    open(bad, "w").write(open(lin).read()[:200])
+    expect_error(["-r", ref, "-d", dis, "-m", "path=" + bad], "model", "trunc.json", "truncated model")
+    expect_error(["-r", ref, "-d", dis, "-m", "version=vmaf_v0.6.1:name=a", "-m", "path=%s:name=a" % lin],
+                 "usage", "unique", "duplicate model names")
+
+
+def parity(tmp, golden, vectors, every=False, backend=None):
+    """--feature with options through the CLI equals the golden scores; the
+    same luma as 4:2:0 Y4M gives the 4:4:4 scores. `every`: all vectors and
+    runs (refusals included), not just a few small ones."""
+    g = json.load(open(golden))
+    byid = {v["id"]: v for v in g["vectors"]}
+    ids = sorted(byid) if every else ("p08", "p09", "p16", "p02", "p13")
+    extra = ["--backend", backend] if backend else []
+    for vid in ids:
+        v = byid.get(vid)
+        if not v:
+            continue
+        ref, dis = os.path.join(vectors, v["ref"]), os.path.join(vectors, v["dis"])
+        if not (os.path.exists(ref) and os.path.exists(dis)):
+            print(f"parity: {vid} vectors missing in {vectors}", file=sys.stderr)
+            check(False, f"parity vectors {vid} present")
+            continue
+        geo = ["-w", v["w"], "-h", v["h"], "-p", v["fmt"], "-b", v["bpc"]]
+        runs = v["runs"] if every else \
+            v["runs"][:4] + [r for r in v["runs"] if "enable_lcs" in r["options"]][:1]
+        for run_ in runs:
+            opt = "float_ssim" + ("=" + run_["options"] if run_["options"] else "")
+            out = os.path.join(tmp, "par.json")
+            if os.path.exists(out):
+                os.unlink(out)
+            rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", opt, "-q", "--json",
+                              "--precision", "max", "-o", out] + geo + extra)
+            if run_.get("error"):
+                check(0 < rc < 128 and not os.path.exists(out) and ERROR_LINE.match(se.strip().splitlines()[-1]),
+                      f"parity {vid} {opt}: refusal expected, got {rc} {se!r}")
+                continue
+            if not check(rc == 0, f"parity {vid} {opt}: {rc} {se}"):
+                continue
+            doc = json.load(open(out))
+            check(len(doc["frames"]) == len(run_["frames"]), f"parity {vid} {opt}: frame count")
+            for i, want in enumerate(run_["frames"]):
+                for key, val in want.items():
+                    got = doc["frames"][i]["metrics"].get(key)
+                    check(val is None or got == val, f"parity {vid} {opt} frame {i} {key}: {got!r} != {val!r}")
+            for key, pooled in run_.get("pooled", {}).items():
+                for how, val in pooled.items():
+                    got = doc["pooled_metrics"].get(key, {}).get(how)
+                    check(val is None or got == val, f"parity {vid} {opt} pooled {key} {how}: {got!r} != {val!r}")
+        if v["fmt"] == 444 and v["bpc"] == 8 and (vid == "p13" or every):
+            # Same luma in 4:2:0 Y4M (chroma made up) must give the 4:4:4 scores.
+            w, h = v["w"], v["h"]
+            n = os.path.getsize(ref) // (w * h * 3)
+            cw, ch = (w + 1) // 2, (h + 1) // 2
+            for src, dst in ((ref, "c_ref.y4m"), (dis, "c_dis.y4m")):
+                data = open(src, "rb").read()
+                with open(os.path.join(tmp, dst), "wb") as f:
+                    f.write(b"YUV4MPEG2 W%d H%d C420jpeg\n" % (w, h))
+                    for k in range(n):
+                        f.write(b"FRAME\n" + data[k * w * h * 3: k * w * h * 3 + w * h] + b"\x80" * (2 * cw * ch))
+            r0 = v["runs"][0]
+            want = [f["float_ssim"] for f in r0["frames"]] if r0["options"] == "" and not r0.get("error") else None
+            if want is not None:
+                s420 = score(os.path.join(tmp, "c_ref.y4m"), os.path.join(tmp, "c_dis.y4m"), extra, tmp)
+                check(s420 == want, f"{vid} as 4:2:0 Y4M: {s420} vs 4:4:4 golden {want}")
+
+
+def main():
+    global VMAF
+    ap = argparse.ArgumentParser()
+    ap.add_argument("vmaf")
+    ap.add_argument("badinputs")
+    ap.add_argument("--golden")
+    ap.add_argument("--vectors")
+    ap.add_argument("--models")
+    ap.add_argument("--only")
+    ap.add_argument("--parity-all", action="store_true", help="every golden vector and run")
+    ap.add_argument("--backend", help="--backend for the parity runs")
+    a = ap.parse_args()
+    VMAF = os.path.abspath(a.vmaf)
+    tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint]
+    with tempfile.TemporaryDirectory(prefix="vmaf_cli_") as tmp:
+        for t in tests:
+            if a.only and a.only not in t.__name__:
+                continue
+            d = os.path.join(tmp, t.__name__)
+            os.mkdir(d)
+            t(d)
+        if not a.only or a.only in "test_badinputs_dir":
+            d = os.path.join(tmp, "bad")
+            os.mkdir(d)
+            test_badinputs_dir(d, os.path.abspath(a.badinputs))
+        if a.models and (not a.only or a.only in "test_models"):
+            d = os.path.join(tmp, "models")
+            os.mkdir(d)
+            test_models(d, a.models)
+        if a.golden and a.vectors and (not a.only or a.only in "parity"):
+            d = os.path.join(tmp, "parity")
+            os.mkdir(d)
+            parity(d, a.golden, a.vectors, a.parity_all, a.backend)
+    print(f"{checks - len(failures)}/{checks} checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

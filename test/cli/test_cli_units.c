@@ -1,0 +1,569 @@
+/* Unit tests of the vmaf tool's parser and input readers, without the
+ * library: pictures are plain buffers described by a VmafPicture. Each
+ * stream is read twice, from a regular file (seekable, sizes known) and from
+ * fmemopen (like a pipe: no fstat, chroma discarded by reading). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_parse.h"
+#include "input/input.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                     \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            failures++;                                                      \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, \
+                    #cond);                                                  \
+            fprintf(stderr, __VA_ARGS__);                                    \
+            fputc('\n', stderr);                                             \
+        }                                                                    \
+    } while (0)
+
+/* ---- parser ------------------------------------------------------------ */
+
+static int parse(CliSettings *s, char *err, const char *first, ...)
+{
+    char *argv[64] = { "vmaf" };
+    int argc = 1;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    return cli_parse(argc, argv, s, err, 512);
+}
+
+static void expect_usage(const char *needle, const char *first, ...)
+{
+    char *argv[64] = { "vmaf" };
+    int argc = 1;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    CliSettings s;
+    char err[512];
+    int r = cli_parse(argc, argv, &s, err, sizeof(err));
+    CHECK(r == -EINVAL, "args starting %s: got %d, err \"%s\"", first, r, err);
+    CHECK(!strncmp(err, "vmaf: ", 6) && strchr(err, '\n') == NULL, "one line: \"%s\"", err);
+    CHECK(strstr(err, needle), "\"%s\" not in \"%s\"", needle, err);
+    cli_settings_free(&s);
+}
+
+static void test_parser(void)
+{
+    CliSettings s;
+    char err[512];
+    int r = parse(&s, err, "-r", "a.y4m", "-d", "b.y4m", NULL);
+    CHECK(r == 0, "%s", err);
+    CHECK(!s.use_yuv && s.model_cnt == 1 && s.model[0].is_default &&
+          !strcmp(s.model[0].version, "vmaf_v0.6.1") && !strcmp(s.model[0].name, "vmaf"), "default model");
+    CHECK(!strcmp(s.precision_fmt, "%.6f") && s.backend == CLI_BACKEND_AUTO, "defaults");
+    CHECK(s.output_fmt == VMAF_OUTPUT_FORMAT_XML, "xml default");
+    cli_settings_free(&s);
+
+    r = parse(&s, err, "--reference=a.yuv", "--distorted", "b.yuv", "-w", "1920", "-h1080", "-p",
+              "400", "--bitdepth=10", "-nq", "--feature", "float_ssim=scale=2:enable_lcs=true",
+              "--feature", "float_ssim", "--threads", "8", "--subsample", "2", "--frame_cnt", "5",
+              "--frame_skip_ref", "1", "--frame_skip_dist", "0", "--cpumask", "0xff", "-o", "-",
+              "--json", "--precision", "max", "--backend", "cpu", NULL);
+    CHECK(r == 0, "%s", err);
+    CHECK(s.use_yuv && s.width == 1920 && s.height == 1080 && s.pix_fmt == VMAF_PIX_FMT_YUV400P &&
+          s.bitdepth == 10, "raw geometry");
+    CHECK(s.no_prediction && s.quiet && s.model_cnt == 0, "flags");
+    CHECK(s.feature_cnt == 2 && !strcmp(s.feature[0].name, "float_ssim") &&
+          s.feature[0].opt_cnt == 2 && !strcmp(s.feature[0].opt[0].key, "scale") &&
+          !strcmp(s.feature[0].opt[0].val, "2") && !strcmp(s.feature[0].opt[1].key, "enable_lcs") &&
+          !strcmp(s.feature[0].opt[1].val, "true") && s.feature[1].opt_cnt == 0, "features");
+    CHECK(s.threads == 8 && s.subsample == 2 && s.frame_cnt == 5 && s.frame_skip_ref == 1 &&
+          s.cpumask == 0xff, "numbers");
+    CHECK(!strcmp(s.output_path, "-") && s.output_fmt == VMAF_OUTPUT_FORMAT_JSON, "output");
+    CHECK(!strcmp(s.precision_fmt, "%.17g") && s.backend == CLI_BACKEND_CPU, "precision/backend");
+    cli_settings_free(&s);
+
+    r = parse(&s, err, "-r", "a", "-d", "b", "--precision", "9", "-m",
+              "version=vmaf_v0.6.1:name=one:disable_clip:float_ssim.scale=2:float_ssim.enable_lcs=true",
+              "-m", "path=/x/m.json:enable_transform=true:name=two", "--csv", "-o", "o.csv", NULL);
+    CHECK(r == 0, "%s", err);
+    CHECK(!strcmp(s.precision_fmt, "%.9f"), "%s", s.precision_fmt);
+    CHECK(s.model_cnt == 2 && !strcmp(s.model[0].version, "vmaf_v0.6.1") &&
+          !strcmp(s.model[0].name, "one") && s.model[0].flags == VMAF_MODEL_FLAG_DISABLE_CLIP &&
+          s.model[0].overload_cnt == 1 && s.model[0].overload[0].opt_cnt == 2 &&
+          !strcmp(s.model[0].overload[0].feature, "float_ssim"), "model 1");
+    CHECK(!strcmp(s.model[1].path, "/x/m.json") && !strcmp(s.model[1].name, "two") &&
+          s.model[1].flags == VMAF_MODEL_FLAG_ENABLE_TRANSFORM, "model 2");
+    cli_settings_free(&s);
+
+    CHECK(parse(&s, err, "--help", NULL) == CLI_PARSE_HELP, "help");
+    cli_settings_free(&s);
+    CHECK(parse(&s, err, "-r", "a", "-v", NULL) == CLI_PARSE_VERSION, "version");
+    cli_settings_free(&s);
+    CHECK(strstr(cli_usage(), "--frame_skip_dist") && strstr(cli_usage(), "--backend"), "usage");
+
+    expect_usage("not abbreviated", "--th=foosoxe", NULL);
+    expect_usage("did you mean --threads", "-r", "a", "-d", "b", "--thread", "2", NULL);
+    expect_usage("unknown option (--frobnicate)", "--frobnicate", NULL);
+    expect_usage("unknown option (-x", "-x", NULL);
+    expect_usage("missing reference", "-d", "b", NULL);
+    expect_usage("missing distorted", "-r", "a", NULL);
+    expect_usage("missing value (--threads)", "-r", "a", "-d", "b", "--threads", NULL);
+    expect_usage("missing value (-r/--reference)", "-r", NULL);
+    expect_usage("must be a whole number from 0 to 1024", "-r", "a", "-d", "b", "--threads", "foosoxe", NULL);
+    expect_usage("--threads \"4x\"", "-r", "a", "-d", "b", "--threads", "4x", NULL);
+    expect_usage("--threads \"-1\"", "-r", "a", "-d", "b", "--threads", "-1", NULL);
+    expect_usage("--threads \" 1\"", "-r", "a", "-d", "b", "--threads", " 1", NULL);
+    expect_usage("--threads \"99999999999999999999999\"", "-r", "a", "-d", "b", "--threads", "99999999999999999999999", NULL);
+    expect_usage("--frame_skip_ref \"-5\"", "-r", "a", "-d", "b", "--frame_skip_ref", "-5", NULL);
+    expect_usage("--frame_cnt \"0\"", "-r", "a", "-d", "b", "--frame_cnt", "0", NULL);
+    expect_usage("-w/--width \"0\"", "-r", "a", "-d", "b", "-w", "0", "-h", "2", "-p", "420", "-b", "8", NULL);
+    expect_usage("-w/--width \"65537\"", "-r", "a", "-d", "b", "-w", "65537", NULL);
+    expect_usage("-h/--height \"-8\"", "-r", "a", "-d", "b", "-h", "-8", NULL);
+    expect_usage("8, 10, 12 or 16", "-r", "a", "-d", "b", "-b", "9", NULL);
+    expect_usage("420, 422, 444 or 400", "-r", "a", "-d", "b", "-p", "411", NULL);
+    expect_usage("missing -h -p -b", "-r", "a", "-d", "b", "-w", "64", NULL);
+    expect_usage("auto, cpu or cuda", "-r", "a", "-d", "b", "--backend", "gpu", NULL);
+    expect_usage("legacy, max or a whole number from 1 to 17", "-r", "a", "-d", "b", "--precision", "18", NULL);
+    expect_usage("add -o PATH", "-r", "a", "-d", "b", "--json", NULL);
+    expect_usage("two report formats", "-r", "a", "-d", "b", "--json", "--xml", "-o", "x", NULL);
+    expect_usage("given twice", "-r", "a", "-r", "b", NULL);
+    expect_usage("takes none", "-r", "a", "-d", "b", "--json=1", NULL);
+    expect_usage("unexpected argument", "-r", "a", "-d", "b", "stray", NULL);
+    expect_usage("bad feature option", "-r", "a", "-d", "b", "--feature", "float_ssim=scale", NULL);
+    expect_usage("nothing after '='", "-r", "a", "-d", "b", "--feature", "float_ssim=", NULL);
+    expect_usage("bad feature option", "-r", "a", "-d", "b", "--feature", "float_ssim=scale=2:", NULL);
+    expect_usage("bad feature option", "-r", "a", "-d", "b", "--feature", "float_ssim=scale=2::x=1", NULL);
+    expect_usage("bad feature name", "-r", "a", "-d", "b", "--feature", "", NULL);
+    expect_usage("bad feature name", "-r", "a", "-d", "b", "--feature", "a b", NULL);
+    expect_usage("given twice", "-r", "a", "-d", "b", "--feature", "float_ssim=scale=1:scale=2", NULL);
+    expect_usage("exactly one of version=NAME and path=FILE", "-r", "a", "-d", "b", "-m", "name=x", NULL);
+    expect_usage("exactly one of version=NAME and path=FILE", "-r", "a", "-d", "b", "-m", "version=a:path=b", NULL);
+    expect_usage("unknown model option", "-r", "a", "-d", "b", "-m", "version=a:bogus", NULL);
+    expect_usage("disable_clip=false", "-r", "a", "-d", "b", "-m", "version=a:disable_clip=yes", NULL);
+    expect_usage("FEATURE.OPTION=VALUE", "-r", "a", "-d", "b", "-m", "version=a:float_ssim.scale", NULL);
+    expect_usage("empty model", "-r", "a", "-d", "b", "-m", "", NULL);
+    expect_usage("two models named \"vmaf\"", "-r", "a", "-d", "b", "-m", "version=a", "-m", "version=b", NULL);
+    expect_usage("empty path", "-r", "", "-d", "b", NULL);
+
+    /* The error buffer is optional and truncation is harmless. */
+    char small[8];
+    char *argv[] = { "vmaf", "--nope" };
+    CHECK(cli_parse(2, argv, &s, small, sizeof(small)) == -EINVAL && strlen(small) < 8, "small");
+    cli_settings_free(&s);
+    CHECK(cli_parse(2, argv, &s, NULL, 0) == -EINVAL, "no err buffer");
+    cli_settings_free(&s);
+    uint64_t v;
+    CHECK(cli_parse_u64("18446744073709551615", 0, UINT64_MAX, false, &v) == 0 && v == UINT64_MAX, "u64 max");
+    CHECK(cli_parse_u64("18446744073709551616", 0, UINT64_MAX, false, &v) == -1, "u64 overflow");
+    CHECK(cli_parse_u64("0x", 0, 10, true, &v) == -1 && cli_parse_u64("+1", 0, 10, true, &v) == -1, "junk");
+}
+
+/* ---- readers ----------------------------------------------------------- */
+
+typedef struct Buf {
+    unsigned char *p;
+    size_t n, cap;
+} Buf;
+
+static void put(Buf *b, const void *p, size_t n)
+{
+    if (b->n + n > b->cap) {
+        b->cap = (b->n + n) * 2 + 64;
+        b->p = realloc(b->p, b->cap);
+        if (!b->p)
+            abort();
+    }
+    memcpy(b->p + b->n, p, n);
+    b->n += n;
+}
+
+static void puts_(Buf *b, const char *s)
+{
+    put(b, s, strlen(s));
+}
+
+/* Sample value of plane p at (x, y) of frame f, masked to bpc bits. */
+static unsigned sample(int f, int p, unsigned x, unsigned y, unsigned bpc)
+{
+    return (unsigned)(f * 131 + p * 71 + x * 7 + y * 13 + (x * y) % 5) & ((1u << bpc) - 1);
+}
+
+static void put_frame(Buf *b, enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h, int f)
+{
+    for (int p = 0; p < 3; p++) {
+        unsigned pw, ph;
+        if (!input_plane_bytes(fmt, bpc, w, h, p, &pw, &ph))
+            continue;
+        for (unsigned y = 0; y < ph; y++)
+            for (unsigned x = 0; x < pw; x++) {
+                unsigned v = sample(f, p, x, y, bpc);
+                unsigned char le[2] = { (unsigned char)(v & 0xff), (unsigned char)(v >> 8) };
+                put(b, le, bpc > 8 ? 2 : 1);
+            }
+    }
+}
+
+typedef struct Pic {
+    VmafPicture pic;
+    unsigned char *mem;
+} Pic;
+
+static void pic_alloc(Pic *p, enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
+{
+    memset(p, 0, sizeof(*p));
+    const size_t bps = bpc > 8 ? 2 : 1;
+    size_t total = 0, off[3];
+    for (int i = 0; i < 3; i++) {
+        input_plane_bytes(fmt, bpc, w, h, i, &p->pic.w[i], &p->pic.h[i]);
+        p->pic.stride[i] = (ptrdiff_t)(p->pic.w[i] * bps + 6); /* padded on purpose */
+        off[i] = total;
+        total += (size_t)p->pic.stride[i] * p->pic.h[i];
+    }
+    p->mem = calloc(1, total);
+    for (int i = 0; i < 3; i++)
+        p->pic.data[i] = p->pic.w[i] ? p->mem + off[i] : NULL;
+    p->pic.pix_fmt = fmt;
+    p->pic.bpc = bpc;
+}
+
+static int check_pic(const Pic *p, int f, int planes)
+{
+    const unsigned bpc = p->pic.bpc;
+    for (int i = 0; i < planes; i++)
+        for (unsigned y = 0; y < p->pic.h[i]; y++)
+            for (unsigned x = 0; x < p->pic.w[i]; x++) {
+                const unsigned char *row = (const unsigned char *)p->pic.data[i] + y * p->pic.stride[i];
+                unsigned v = bpc > 8 ? ((const uint16_t *)row)[x] : row[x];
+                if (v != sample(f, i, x, y, bpc))
+                    return 0;
+            }
+    return 1;
+}
+
+/* Opens the bytes as a regular file (mode 0) or a memory stream (mode 1). */
+static int open_buf(InputContext *in, const Buf *b, int mode, const InputRawParams *raw,
+                    FILE **fp, char *path)
+{
+    if (mode == 0) {
+        strcpy(path, "/tmp/vmaf_cli_unit_XXXXXX");
+        int fd = mkstemp(path);
+        if (fd < 0 || (b->n && write(fd, b->p, b->n) != (ssize_t)b->n))
+            abort();
+        close(fd);
+        *fp = NULL;
+        return input_open(in, path, raw);
+    }
+    strcpy(path, "<memory>");
+    /* fmemopen cannot open an empty buffer for reading on every libc. */
+    static unsigned char dummy;
+    *fp = fmemopen(b->n ? b->p : &dummy, b->n ? b->n : 1, "rb");
+    if (!*fp)
+        abort();
+    if (!b->n)
+        fgetc(*fp);
+    return input_open_file(in, *fp, path, raw);
+}
+
+static void close_buf(InputContext *in, FILE *fp, const char *path)
+{
+    input_close(in);
+    if (fp)
+        fclose(fp);
+    else
+        unlink(path);
+}
+
+/* Reads every frame of a stream; checks geometry and samples. */
+static void read_all(const Buf *b, const InputRawParams *raw, enum VmafPixelFormat fmt,
+                     unsigned bpc, unsigned w, unsigned h, int frames, const char *what)
+{
+    for (int mode = 0; mode < 2; mode++) {
+        for (int chroma = 0; chroma < 2; chroma++) {
+            InputContext in;
+            FILE *fp;
+            char path[64];
+            int r = open_buf(&in, b, mode, raw, &fp, path);
+            CHECK(r == 0, "%s mode %d: open: %s", what, mode, in.err);
+            if (r) {
+                close_buf(&in, fp, path);
+                continue;
+            }
+            CHECK(in.info.w == w && in.info.h == h && in.info.pix_fmt == fmt && in.info.bpc == bpc,
+                  "%s: info %ux%u fmt %d bpc %u", what, in.info.w, in.info.h, in.info.pix_fmt,
+                  in.info.bpc);
+            if (mode == 0 && raw)
+                CHECK(in.info.frame_cnt == frames, "%s: frame_cnt %lld", what, (long long)in.info.frame_cnt);
+            Pic p;
+            pic_alloc(&p, chroma ? fmt : VMAF_PIX_FMT_YUV400P, bpc, w, h);
+            int f;
+            for (f = 0;; f++) {
+                r = input_read_frame(&in, &p.pic);
+                if (r != 1)
+                    break;
+                CHECK(check_pic(&p, f, chroma && fmt != VMAF_PIX_FMT_YUV400P ? 3 : 1),
+                      "%s mode %d chroma %d: frame %d samples", what, mode, chroma, f);
+            }
+            CHECK(r == 0 && f == frames, "%s mode %d: r %d after %d frames (%s)", what, mode, r, f, in.err);
+            free(p.mem);
+            close_buf(&in, fp, path);
+        }
+    }
+}
+
+/* Expects an error at open (at_frame < 0) or when reading frame at_frame. */
+/* Set for damage that only a regular file reveals at open (a stream simply
+ * ends, or ends short). */
+static int only_file;
+
+static void expect_error(const Buf *b, const InputRawParams *raw, int at_frame, const char *needle,
+                         const char *what)
+{
+    for (int mode = 0; mode < 2 - only_file; mode++) {
+        InputContext in;
+        FILE *fp;
+        char path[64];
+        int r = open_buf(&in, b, mode, raw, &fp, path);
+        if (at_frame < 0 || r) {
+            /* Size checks need a regular file; a stream finds out later. */
+            if (r || mode == 0) {
+                CHECK(r < 0, "%s mode %d: open should fail", what, mode);
+                CHECK(strstr(in.err, needle) && strstr(in.err, path),
+                      "%s mode %d: \"%s\" missing in \"%s\"", what, mode, needle, in.err);
+                close_buf(&in, fp, path);
+                continue;
+            }
+        }
+        Pic p;
+        pic_alloc(&p, VMAF_PIX_FMT_YUV400P, in.info.bpc, in.info.w, in.info.h);
+        int f = 0;
+        for (;; f++) {
+            r = input_read_frame(&in, &p.pic);
+            if (r != 1)
+                break;
+        }
+        CHECK(r < 0 && (at_frame < 0 || f == at_frame), "%s mode %d: r %d at frame %d", what, mode, r, f);
+        CHECK(strstr(in.err, needle), "%s mode %d: \"%s\" missing in \"%s\"", what, mode, needle,
+              in.err);
+        free(p.mem);
+        close_buf(&in, fp, path);
+    }
+}
+
+static void y4m_stream(Buf *b, const char *header, enum VmafPixelFormat fmt, unsigned bpc,
+                       unsigned w, unsigned h, int frames, const char *frame_line)
+{
+    b->n = 0;
+    puts_(b, header);
+    for (int f = 0; f < frames; f++) {
+        puts_(b, frame_line);
+        put_frame(b, fmt, bpc, w, h, f);
+    }
+}
+
+static void test_y4m(void)
+{
+    static const struct {
+        const char *tag;
+        enum VmafPixelFormat fmt;
+        unsigned bpc;
+    } cs[] = {
+        { "", VMAF_PIX_FMT_YUV420P, 8 },
+        { " C420jpeg", VMAF_PIX_FMT_YUV420P, 8 },
+        { " C420paldv", VMAF_PIX_FMT_YUV420P, 8 },
+        { " C420mpeg2", VMAF_PIX_FMT_YUV420P, 8 },
+        { " C420", VMAF_PIX_FMT_YUV420P, 8 },
+        { " C422", VMAF_PIX_FMT_YUV422P, 8 },
+        { " C444", VMAF_PIX_FMT_YUV444P, 8 },
+        { " Cmono", VMAF_PIX_FMT_YUV400P, 8 },
+        { " C420p10", VMAF_PIX_FMT_YUV420P, 10 },
+        { " C422p12", VMAF_PIX_FMT_YUV422P, 12 },
+        { " C444p16", VMAF_PIX_FMT_YUV444P, 16 },
+        { " C420p16", VMAF_PIX_FMT_YUV420P, 16 },
+        { " C422p10", VMAF_PIX_FMT_YUV422P, 10 },
+        { " C444p12", VMAF_PIX_FMT_YUV444P, 12 },
+        { " C420p12", VMAF_PIX_FMT_YUV420P, 12 },
+        { " C422p16", VMAF_PIX_FMT_YUV422P, 16 },
+        { " C444p10", VMAF_PIX_FMT_YUV444P, 10 },
+        { " Cmono10", VMAF_PIX_FMT_YUV400P, 10 },
+        { " Cmono12", VMAF_PIX_FMT_YUV400P, 12 },
+        { " Cmono16", VMAF_PIX_FMT_YUV400P, 16 },
+    };
+    static const unsigned sizes[][2] = { { 16, 8 }, { 15, 9 }, { 1, 1 }, { 3, 2 } };
+    Buf b = { 0 };
+    char hdr[200], what[200];
+    for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++)
+        for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+            const unsigned w = sizes[k][0], h = sizes[k][1];
+            snprintf(hdr, sizeof(hdr), "YUV4MPEG2 W%u H%u F30000:1001 Ip A1:1%s XYSCSS=foo\n", w, h,
+                     cs[i].tag);
+            y4m_stream(&b, hdr, cs[i].fmt, cs[i].bpc, w, h, 3, k & 1 ? "FRAME Ixyz\n" : "FRAME\n");
+            snprintf(what, sizeof(what), "y4m%s %ux%u", cs[i].tag, w, h);
+            read_all(&b, NULL, cs[i].fmt, cs[i].bpc, w, h, 3, what);
+        }
+
+    /* Tag order and repeated spaces do not matter. */
+    y4m_stream(&b, "YUV4MPEG2  C444  H4 W6 \n", VMAF_PIX_FMT_YUV444P, 8, 6, 4, 2, "FRAME\n");
+    read_all(&b, NULL, VMAF_PIX_FMT_YUV444P, 8, 6, 4, 2, "tag order");
+
+    const char *good = "YUV4MPEG2 W4 H4 C420\n";
+    b.n = 0;
+    expect_error(&b, NULL, -1, "empty input", "empty");
+    puts_(&b, "RIFF....WAVE");
+    expect_error(&b, NULL, -1, "no \"YUV4MPEG2 \" signature", "no signature");
+    b.n = 0;
+    puts_(&b, "YUV4MPEG2W4 H4\nFRAME\n");
+    expect_error(&b, NULL, -1, "signature", "glued signature");
+    y4m_stream(&b, "YUV4MPEG2 W-8 H4 C422\n", VMAF_PIX_FMT_YUV422P, 8, 8, 4, 1, "FRAME\n");
+    expect_error(&b, NULL, -1, "field \"W-8\"", "negative width");
+    y4m_stream(&b, "YUV4MPEG2 W0 H4\n", VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1, "FRAME\n");
+    expect_error(&b, NULL, -1, "1 to 65536", "zero width");
+    y4m_stream(&b, "YUV4MPEG2 W4 H65537\n", VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1, "FRAME\n");
+    expect_error(&b, NULL, -1, "1 to 65536", "huge height");
+    y4m_stream(&b, "YUV4MPEG2 W4 H99999999999999999999999\n", VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1, "FRAME\n");
+    expect_error(&b, NULL, -1, "1 to 65536", "overflowing height");
+    y4m_stream(&b, "YUV4MPEG2 W4x H4\n", VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1, "FRAME\n");
+    expect_error(&b, NULL, -1, "W4x", "junk width");
+    y4m_stream(&b, "YUV4MPEG2 W4 H4 W4\n", VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1, "FRAME\n");
+    expect_error(&b, NULL, -1, "twice", "twice");
+    y4m_stream(&b, "YUV4MPEG2 W4 C420\n", VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1, "FRAME\n");
+    expect_error(&b, NULL, -1, "H (height)", "no height");
+    y4m_stream(&b, "YUV4MPEG2 W8 H4 C411\n", VMAF_PIX_FMT_YUV420P, 8, 8, 4, 1, "FRAME\n");
+    expect_error(&b, NULL, -1, "unsupported Y4M colourspace", "411");
+    y4m_stream(&b, "YUV4MPEG2 W8 H4 C444alpha\n", VMAF_PIX_FMT_YUV444P, 8, 8, 4, 1, "FRAME\n");
+    expect_error(&b, NULL, -1, "C444alpha", "444alpha");
+    y4m_stream(&b, "YUV4MPEG2 W8 H4 C420p9\n", VMAF_PIX_FMT_YUV420P, 8, 8, 4, 1, "FRAME\n");
+    expect_error(&b, NULL, -1, "C420p9", "p9");
+    b.n = 0;
+    puts_(&b, "YUV4MPEG2 W8 H4 X");
+    for (int i = 0; i < 2000; i++)
+        puts_(&b, "a");
+    expect_error(&b, NULL, -1, "header too long", "long header");
+    b.n = 0;
+    puts_(&b, "YUV4MPEG2 W8 H4");
+    expect_error(&b, NULL, -1, "truncated Y4M header", "header without newline");
+    b.n = 0;
+    puts_(&b, good);
+    only_file = 1;
+    expect_error(&b, NULL, -1, "no frames", "header only");
+    only_file = 0;
+
+    /* Frame-level damage, found while reading: both as files and streams. */
+    y4m_stream(&b, good, VMAF_PIX_FMT_YUV420P, 8, 4, 4, 2, "FRAME\n");
+    b.n -= 1;
+    expect_error(&b, NULL, 1, "truncated frame (", "truncated last frame");
+    y4m_stream(&b, good, VMAF_PIX_FMT_YUV420P, 8, 4, 4, 2, "FRAME\n");
+    puts_(&b, "FRA");
+    expect_error(&b, NULL, 2, "truncated FRAME marker", "partial marker");
+    y4m_stream(&b, good, VMAF_PIX_FMT_YUV420P, 8, 4, 4, 2, "FRAME\n");
+    puts_(&b, "FRAME");
+    expect_error(&b, NULL, 2, "truncated FRAME marker", "marker without newline");
+    y4m_stream(&b, good, VMAF_PIX_FMT_YUV420P, 8, 4, 4, 2, "FRAME\n");
+    puts_(&b, "FRAME\n");
+    expect_error(&b, NULL, 2, "truncated frame (", "marker without payload");
+    y4m_stream(&b, good, VMAF_PIX_FMT_YUV420P, 8, 4, 4, 2, "FRAME\n");
+    b.p[strlen(good) + 6 + 24 + 1] = 'X'; /* second marker: "FXAME" */
+    expect_error(&b, NULL, 1, "bad FRAME marker", "garbled marker");
+    y4m_stream(&b, good, VMAF_PIX_FMT_YUV420P, 8, 4, 4, 2, "FRAMES\n");
+    expect_error(&b, NULL, 0, "bad FRAME marker", "FRAMES");
+    y4m_stream(&b, good, VMAF_PIX_FMT_YUV420P, 8, 4, 4, 3, "FRAME\n");
+    put(&b, "\0\0\0", 3);
+    expect_error(&b, NULL, 3, "bad FRAME marker", "trailing junk");
+    free(b.p);
+}
+
+static void test_yuv(void)
+{
+    Buf b = { 0 };
+    static const enum VmafPixelFormat fmts[] = { VMAF_PIX_FMT_YUV420P, VMAF_PIX_FMT_YUV422P,
+                                                 VMAF_PIX_FMT_YUV444P, VMAF_PIX_FMT_YUV400P };
+    static const unsigned bpcs[] = { 8, 10, 12, 16 };
+    static const unsigned sizes[][2] = { { 16, 8 }, { 7, 5 }, { 1, 1 } };
+    char what[100];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            for (int k = 0; k < 3; k++) {
+                const unsigned w = sizes[k][0], h = sizes[k][1];
+                b.n = 0;
+                for (int f = 0; f < 3; f++)
+                    put_frame(&b, fmts[i], bpcs[j], w, h, f);
+                InputRawParams raw = { w, h, fmts[i], bpcs[j] };
+                snprintf(what, sizeof(what), "yuv fmt %d bpc %u %ux%u", fmts[i], bpcs[j], w, h);
+                read_all(&b, &raw, fmts[i], bpcs[j], w, h, 3, what);
+            }
+    InputRawParams raw = { 4, 4, VMAF_PIX_FMT_YUV420P, 8 };
+    b.n = 0;
+    only_file = 1;
+    expect_error(&b, &raw, -1, "empty input", "empty raw");
+    put_frame(&b, VMAF_PIX_FMT_YUV420P, 8, 4, 4, 0);
+    put_frame(&b, VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1);
+    b.n -= 5;
+    expect_error(&b, &raw, 1, "not a whole number of frames", "partial raw");
+    only_file = 0;
+    /* As a stream the same damage is a truncated frame. */
+    {
+        InputContext in;
+        FILE *fp;
+        char path[64];
+        CHECK(open_buf(&in, &b, 1, &raw, &fp, path) == 0, "stream open");
+        Pic p;
+        pic_alloc(&p, VMAF_PIX_FMT_YUV400P, 8, 4, 4);
+        CHECK(input_read_frame(&in, &p.pic) == 1, "first frame");
+        CHECK(input_read_frame(&in, &p.pic) < 0 && strstr(in.err, "truncated frame (<memory>, frame 1)"),
+              "%s", in.err);
+        free(p.mem);
+        close_buf(&in, fp, path);
+    }
+    InputRawParams bad[] = { { 0, 4, VMAF_PIX_FMT_YUV420P, 8 }, { 4, 65537, VMAF_PIX_FMT_YUV420P, 8 },
+                             { 4, 4, VMAF_PIX_FMT_UNKNOWN, 8 }, { 4, 4, VMAF_PIX_FMT_YUV420P, 9 } };
+    for (int i = 0; i < 4; i++)
+        expect_error(&b, &bad[i], -1, "bad raw YUV", "bad geometry");
+    /* Skipping works on files and streams alike. */
+    b.n = 0;
+    for (int f = 0; f < 4; f++)
+        put_frame(&b, VMAF_PIX_FMT_YUV420P, 10, 5, 3, f);
+    raw = (InputRawParams){ 5, 3, VMAF_PIX_FMT_YUV420P, 10 };
+    for (int mode = 0; mode < 2; mode++) {
+        InputContext in;
+        FILE *fp;
+        char path[64];
+        CHECK(open_buf(&in, &b, mode, &raw, &fp, path) == 0, "open");
+        Pic p;
+        pic_alloc(&p, VMAF_PIX_FMT_YUV400P, 10, 5, 3);
+        CHECK(input_skip_frame(&in) == 1 && input_skip_frame(&in) == 1, "skip");
+        CHECK(input_read_frame(&in, &p.pic) == 1 && check_pic(&p, 2, 1), "frame 2 after skip");
+        CHECK(input_skip_frame(&in) == 1 && input_skip_frame(&in) == 0, "skip to end");
+        free(p.mem);
+        close_buf(&in, fp, path);
+    }
+    /* A picture that does not match the stream is refused, not overrun. */
+    {
+        InputContext in;
+        FILE *fp;
+        char path[64];
+        CHECK(open_buf(&in, &b, 0, &raw, &fp, path) == 0, "open");
+        Pic p;
+        pic_alloc(&p, VMAF_PIX_FMT_YUV400P, 10, 4, 3);
+        CHECK(input_read_frame(&in, &p.pic) == -EINVAL, "mismatched picture");
+        free(p.mem);
+        close_buf(&in, fp, path);
+    }
+    free(b.p);
+}
+
+int main(void)
+{
+    test_parser();
+    test_y4m();
+    test_yuv();
+    if (failures)
+        fprintf(stderr, "%d checks failed\n", failures);
+    else
+        printf("all checks passed\n");
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,664 @@
+/* Command line parsing for the vmaf tool; see cli_parse.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_parse.h"
+
+enum {
+    OPT_XML = 256,
+    OPT_JSON,
+    OPT_CSV,
+    OPT_SUB,
+    OPT_THREADS,
+    OPT_FEATURE,
+    OPT_SUBSAMPLE,
+    OPT_CPUMASK,
+    OPT_FRAME_CNT,
+    OPT_FRAME_SKIP_REF,
+    OPT_FRAME_SKIP_DIST,
+    OPT_PRECISION,
+    OPT_BACKEND,
+    OPT_HELP,
+};
+
+typedef struct CliOption {
+    const char *name;
+    char short_name; /* 0: long only */
+    bool has_arg;
+    int id;
+} CliOption;
+
+static const CliOption options[] = {
+    { "reference", 'r', true, 'r' },
+    { "distorted", 'd', true, 'd' },
+    { "width", 'w', true, 'w' },
+    { "height", 'h', true, 'h' },
+    { "pixel_format", 'p', true, 'p' },
+    { "bitdepth", 'b', true, 'b' },
+    { "model", 'm', true, 'm' },
+    { "output", 'o', true, 'o' },
+    { "xml", 0, false, OPT_XML },
+    { "json", 0, false, OPT_JSON },
+    { "csv", 0, false, OPT_CSV },
+    { "sub", 0, false, OPT_SUB },
+    { "threads", 0, true, OPT_THREADS },
+    { "feature", 0, true, OPT_FEATURE },
+    { "subsample", 0, true, OPT_SUBSAMPLE },
+    { "cpumask", 0, true, OPT_CPUMASK },
+    { "frame_cnt", 0, true, OPT_FRAME_CNT },
+    { "frame_skip_ref", 0, true, OPT_FRAME_SKIP_REF },
+    { "frame_skip_dist", 0, true, OPT_FRAME_SKIP_DIST },
+    { "precision", 0, true, OPT_PRECISION },
+    { "backend", 0, true, OPT_BACKEND },
+    { "no_prediction", 'n', false, 'n' },
+    { "quiet", 'q', false, 'q' },
+    { "version", 'v', false, 'v' },
+    { "help", 0, false, OPT_HELP },
+};
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+static const char usage_text[] =
+    "Usage: vmaf -r REF -d DIST [options]\n"
+    "\n"
+    "Scores a distorted video against its reference. Inputs are Y4M (detected by\n"
+    "the YUV4MPEG2 signature) or, with all of -w -h -p -b, raw planar YUV.\n"
+    "\n"
+    "Input:\n"
+    "  -r, --reference PATH       reference .y4m or raw .yuv\n"
+    "  -d, --distorted PATH       distorted .y4m or raw .yuv\n"
+    "  -w, --width N              raw YUV width (1..65536)\n"
+    "  -h, --height N             raw YUV height (1..65536)\n"
+    "  -p, --pixel_format F       raw YUV layout: 420, 422, 444 or 400\n"
+    "  -b, --bitdepth N           raw YUV bits per sample: 8, 10, 12 or 16\n"
+    "      --frame_cnt N          score at most N frames (N >= 1)\n"
+    "      --frame_skip_ref N     skip the first N reference frames\n"
+    "      --frame_skip_dist N    skip the first N distorted frames\n"
+    "\n"
+    "Metrics:\n"
+    "      --feature NAME[=K=V[:K=V...]]\n"
+    "                             add a feature extractor with options, for example\n"
+    "                             --feature float_ssim=scale=2:enable_lcs=true (repeatable)\n"
+    "  -m, --model PARAMS         a model, ':'-separated: version=NAME or path=FILE,\n"
+    "                             name=LABEL, disable_clip, enable_transform,\n"
+    "                             FEATURE.OPTION=VALUE (repeatable); default\n"
+    "                             version=vmaf_v0.6.1 unless -n\n"
+    "  -n, --no_prediction        no model: extract the features only\n"
+    "      --subsample N          score every N-th frame only\n"
+    "\n"
+    "Output:\n"
+    "  -o, --output PATH          write a report to PATH ('-' = stdout)\n"
+    "      --xml | --json | --csv | --sub\n"
+    "                             report format (default XML)\n"
+    "      --precision P          score format: legacy (%.6f, default), max (%.17g,\n"
+    "                             round-trip exact) or N (1..17 decimals, %.Nf)\n"
+    "  -q, --quiet                no progress line, no backend note, no summary\n"
+    "\n"
+    "Execution:\n"
+    "      --threads N            score frames on N worker threads (0..1024)\n"
+    "      --backend B            auto (default: CUDA if usable, else CPU), cpu or cuda\n"
+    "      --cpumask N            disable CPU SIMD levels by bit (decimal or 0x hex)\n"
+    "\n"
+    "  -v, --version              print the library version and exit\n"
+    "      --help                 print this help and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 scoring failed, 2 usage, 3 input, 4 model,\n"
+    "5 output, 6 GPU, 130 interrupted (see docs/errors.md).\n";
+
+const char *cli_usage(void)
+{
+    return usage_text;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int fail(char *err, size_t err_sz, const char *fmt, ...)
+{
+    if (err && err_sz) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, err_sz, fmt, ap);
+        va_end(ap);
+        /* Arguments are echoed in the message, which must stay one line. */
+        for (char *c = err; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
+    }
+    return -EINVAL;
+}
+
+int cli_parse_u64(const char *s, uint64_t min, uint64_t max, bool allow_hex, uint64_t *out)
+{
+    if (!s || !*s)
+        return -1;
+    unsigned base = 10;
+    if (allow_hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+        if (!*s)
+            return -1;
+    }
+    uint64_t v = 0;
+    for (; *s; s++) {
+        unsigned d;
+        if (*s >= '0' && *s <= '9')
+            d = (unsigned)(*s - '0');
+        else if (base == 16 && *s >= 'a' && *s <= 'f')
+            d = (unsigned)(*s - 'a' + 10);
+        else if (base == 16 && *s >= 'A' && *s <= 'F')
+            d = (unsigned)(*s - 'A' + 10);
+        else
+            return -1;
+        if (v > (UINT64_MAX - d) / base)
+            return -1;
+        v = v * base + d;
+    }
+    if (v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static bool is_ident(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+/* Prints at most 60 characters of s into a static-free caller buffer. */
+static const char *shorten(char *buf, size_t sz, const char *s)
+{
+    size_t n = strlen(s);
+    if (n + 1 <= sz && n <= 60) {
+        memcpy(buf, s, n + 1);
+    } else {
+        size_t keep = sz - 4 < 57 ? sz - 4 : 57;
+        memcpy(buf, s, keep);
+        memcpy(buf + keep, "...", 4);
+    }
+    return buf;
+}
+
+static char *dup_bounded(const char *s, const char *what, char *err, size_t err_sz, int *ret)
+{
+    if (strlen(s) > CLI_MAX_OPTARG) {
+        *ret = fail(err, err_sz, "vmaf: %s too long (%zu characters): at most %d", what,
+                    strlen(s), CLI_MAX_OPTARG);
+        return NULL;
+    }
+    char *c = strdup(s);
+    if (!c)
+        *ret = -ENOMEM;
+    return c;
+}
+
+static int parse_feature(CliFeature *f, const char *arg, char *err, size_t err_sz)
+{
+    char shown[64];
+    int ret = 0;
+    f->buf = dup_bounded(arg, "--feature value", err, err_sz, &ret);
+    if (!f->buf)
+        return ret;
+    char *rest = strchr(f->buf, '=');
+    if (rest)
+        *rest++ = '\0';
+    f->name = f->buf;
+    if (!is_ident(f->name))
+        return fail(err, err_sz, "vmaf: bad feature name (--feature \"%s\"): use letters, "
+                    "digits and '_', then optionally =key=value:key=value",
+                    shorten(shown, sizeof(shown), arg));
+    if (!rest)
+        return 0;
+    if (!*rest)
+        return fail(err, err_sz, "vmaf: bad feature options (--feature \"%s\"): nothing after "
+                    "'='; give key=value pairs separated by ':'",
+                    shorten(shown, sizeof(shown), arg));
+    for (char *tok = rest; tok;) {
+        char *next = strchr(tok, ':');
+        if (next)
+            *next++ = '\0';
+        char *val = strchr(tok, '=');
+        if (val)
+            *val++ = '\0';
+        if (!is_ident(tok) || !val || !*val)
+            return fail(err, err_sz, "vmaf: bad feature option (--feature \"%s\", entry "
+                        "\"%s\"): each option is key=value, separated by ':'",
+                        shorten(shown, sizeof(shown), arg), tok);
+        for (unsigned i = 0; i < f->opt_cnt; i++)
+            if (!strcmp(f->opt[i].key, tok))
+                return fail(err, err_sz, "vmaf: feature option given twice (--feature %s, "
+                            "key %s): give each option once", f->name, tok);
+        if (f->opt_cnt == CLI_MAX_OPTS)
+            return fail(err, err_sz, "vmaf: too many feature options (--feature %s): at "
+                        "most %d", f->name, CLI_MAX_OPTS);
+        f->opt[f->opt_cnt].key = tok;
+        f->opt[f->opt_cnt].val = val;
+        f->opt_cnt++;
+        tok = next;
+    }
+    return 0;
+}
+
+static int parse_bool(const char *val, bool *out)
+{
+    if (!val || !strcmp(val, "true")) {
+        *out = true;
+        return 0;
+    }
+    if (!strcmp(val, "false")) {
+        *out = false;
+        return 0;
+    }
+    return -1;
+}
+
+static int parse_model(CliModel *m, const char *arg, char *err, size_t err_sz)
+{
+    char shown[64];
+    int ret = 0;
+    m->buf = dup_bounded(arg, "--model value", err, err_sz, &ret);
+    if (!m->buf)
+        return ret;
+    if (!*m->buf)
+        return fail(err, err_sz, "vmaf: empty model (-m \"\"): give version=NAME or path=FILE");
+    for (char *tok = m->buf; tok;) {
+        char *next = strchr(tok, ':');
+        if (next)
+            *next++ = '\0';
+        char *val = strchr(tok, '=');
+        if (val)
+            *val++ = '\0';
+        const char **str = NULL;
+        if (!strcmp(tok, "path"))
+            str = &m->path;
+        else if (!strcmp(tok, "version"))
+            str = &m->version;
+        else if (!strcmp(tok, "name"))
+            str = &m->name;
+        if (str) {
+            if (!val || !*val)
+                return fail(err, err_sz, "vmaf: bad model option (-m \"%s\", entry %s): give "
+                            "%s=VALUE", shorten(shown, sizeof(shown), arg), tok, tok);
+            if (*str)
+                return fail(err, err_sz, "vmaf: model option given twice (-m \"%s\", entry "
+                            "%s): give it once", shorten(shown, sizeof(shown), arg), tok);
+            *str = val;
+        } else if (!strcmp(tok, "disable_clip") || !strcmp(tok, "enable_transform")) {
+            bool on;
+            if (parse_bool(val, &on))
+                return fail(err, err_sz, "vmaf: bad model option (-m \"%s\", entry %s): use "
+                            "%s, %s=true or %s=false", shorten(shown, sizeof(shown), arg),
+                            tok, tok, tok, tok);
+            const uint64_t flag = tok[0] == 'd' ? VMAF_MODEL_FLAG_DISABLE_CLIP
+                                                : VMAF_MODEL_FLAG_ENABLE_TRANSFORM;
+            m->flags = on ? m->flags | flag : m->flags & ~flag;
+        } else if (strchr(tok, '.')) {
+            char *opt = strchr(tok, '.');
+            *opt++ = '\0';
+            if (!is_ident(tok) || !is_ident(opt) || !val || !*val)
+                return fail(err, err_sz, "vmaf: bad feature overload (-m \"%s\"): use "
+                            "FEATURE.OPTION=VALUE, for example float_ssim.scale=2",
+                            shorten(shown, sizeof(shown), arg));
+            CliOverload *o = NULL;
+            for (unsigned i = 0; i < m->overload_cnt; i++)
+                if (!strcmp(m->overload[i].feature, tok))
+                    o = &m->overload[i];
+            if (!o) {
+                if (m->overload_cnt == CLI_MAX_OPTS)
+                    return fail(err, err_sz, "vmaf: too many feature overloads (-m \"%s\"): "
+                                "at most %d features", shorten(shown, sizeof(shown), arg),
+                                CLI_MAX_OPTS);
+                o = &m->overload[m->overload_cnt++];
+                o->feature = tok;
+            }
+            for (unsigned i = 0; i < o->opt_cnt; i++)
+                if (!strcmp(o->opt[i].key, opt))
+                    return fail(err, err_sz, "vmaf: feature overload given twice (-m \"%s\", "
+                                "entry %s.%s): give it once",
+                                shorten(shown, sizeof(shown), arg), tok, opt);
+            if (o->opt_cnt == CLI_MAX_OPTS)
+                return fail(err, err_sz, "vmaf: too many options for one feature (-m \"%s\", "
+                            "feature %s): at most %d", shorten(shown, sizeof(shown), arg), tok,
+                            CLI_MAX_OPTS);
+            o->opt[o->opt_cnt].key = opt;
+            o->opt[o->opt_cnt].val = val;
+            o->opt_cnt++;
+        } else {
+            return fail(err, err_sz, "vmaf: unknown model option (-m \"%s\", entry \"%s\"): "
+                        "use version=, path=, name=, disable_clip, enable_transform or "
+                        "FEATURE.OPTION=VALUE, separated by ':'",
+                        shorten(shown, sizeof(shown), arg), tok);
+        }
+        tok = next;
+    }
+    if (!m->path == !m->version)
+        return fail(err, err_sz, "vmaf: bad model (-m \"%s\"): give exactly one of "
+                    "version=NAME and path=FILE", shorten(shown, sizeof(shown), arg));
+    if (!m->name)
+        m->name = "vmaf";
+    return 0;
+}
+
+static const CliOption *find_long(const char *name, size_t len)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (strlen(options[i].name) == len && !strncmp(options[i].name, name, len))
+            return &options[i];
+    return NULL;
+}
+
+static const CliOption *find_short(char c)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (options[i].short_name && options[i].short_name == c)
+            return &options[i];
+    return NULL;
+}
+
+static void option_label(const CliOption *o, char *buf, size_t sz)
+{
+    if (o->short_name)
+        snprintf(buf, sz, "-%c/--%s", o->short_name, o->name);
+    else
+        snprintf(buf, sz, "--%s", o->name);
+}
+
+/* Applies one option with its value (NULL for flags). */
+static int apply(CliSettings *s, const CliOption *o, const char *val, char *err, size_t err_sz)
+{
+    char label[40], shown[64];
+    uint64_t v;
+    option_label(o, label, sizeof(label));
+    if (val)
+        shorten(shown, sizeof(shown), val);
+
+#define NUMBER(min, max, hex, what)                                                          \
+    do {                                                                                     \
+        if (cli_parse_u64(val, (min), (max), (hex), &v))                                     \
+            return fail(err, err_sz, "vmaf: bad value (%s \"%s\"): must be %s", label, shown, \
+                        (what));                                                             \
+    } while (0)
+#define ONCE(field)                                                                          \
+    do {                                                                                     \
+        if (field)                                                                           \
+            return fail(err, err_sz, "vmaf: option given twice (%s): give it once", label);  \
+    } while (0)
+
+    switch (o->id) {
+    case 'r':
+    case 'd': {
+        const char **p = o->id == 'r' ? &s->path_ref : &s->path_dist;
+        ONCE(*p);
+        if (!*val)
+            return fail(err, err_sz, "vmaf: empty path (%s): give a file", label);
+        *p = val;
+        return 0;
+    }
+    case 'w':
+    case 'h':
+        ONCE(o->id == 'w' ? s->width : s->height);
+        NUMBER(1, 65536, false, "a whole number from 1 to 65536");
+        *(o->id == 'w' ? &s->width : &s->height) = (unsigned)v;
+        s->use_yuv = true;
+        return 0;
+    case 'p':
+        ONCE(s->pix_fmt);
+        if (!strcmp(val, "420"))
+            s->pix_fmt = VMAF_PIX_FMT_YUV420P;
+        else if (!strcmp(val, "422"))
+            s->pix_fmt = VMAF_PIX_FMT_YUV422P;
+        else if (!strcmp(val, "444"))
+            s->pix_fmt = VMAF_PIX_FMT_YUV444P;
+        else if (!strcmp(val, "400"))
+            s->pix_fmt = VMAF_PIX_FMT_YUV400P;
+        else
+            return fail(err, err_sz, "vmaf: bad value (%s \"%s\"): must be 420, 422, 444 or "
+                        "400", label, shown);
+        s->use_yuv = true;
+        return 0;
+    case 'b':
+        ONCE(s->bitdepth);
+        NUMBER(8, 16, false, "8, 10, 12 or 16");
+        if (v != 8 && v != 10 && v != 12 && v != 16)
+            return fail(err, err_sz, "vmaf: bad value (%s \"%s\"): must be 8, 10, 12 or 16",
+                        label, shown);
+        s->bitdepth = (unsigned)v;
+        s->use_yuv = true;
+        return 0;
+    case 'o':
+        ONCE(s->output_path);
+        if (!*val)
+            return fail(err, err_sz, "vmaf: empty path (%s): give a file, or - for stdout",
+                        label);
+        s->output_path = val;
+        return 0;
+    case OPT_XML:
+    case OPT_JSON:
+    case OPT_CSV:
+    case OPT_SUB: {
+        const enum VmafOutputFormat fmt =
+            o->id == OPT_XML ? VMAF_OUTPUT_FORMAT_XML : o->id == OPT_JSON ? VMAF_OUTPUT_FORMAT_JSON
+            : o->id == OPT_CSV ? VMAF_OUTPUT_FORMAT_CSV : VMAF_OUTPUT_FORMAT_SUB;
+        if (s->output_fmt_given && s->output_fmt != fmt)
+            return fail(err, err_sz, "vmaf: two report formats (%s and an earlier one): give "
+                        "one of --xml, --json, --csv, --sub", label);
+        s->output_fmt = fmt;
+        s->output_fmt_given = true;
+        return 0;
+    }
+    case OPT_THREADS:
+        NUMBER(0, 1024, false, "a whole number from 0 to 1024");
+        s->threads = (unsigned)v;
+        return 0;
+    case OPT_SUBSAMPLE:
+        NUMBER(0, 0xffffffffu, false, "a whole number (0 or 1: every frame)");
+        s->subsample = (unsigned)v;
+        return 0;
+    case OPT_CPUMASK:
+        NUMBER(0, UINT64_MAX, true, "a whole number, decimal or 0x hexadecimal");
+        s->cpumask = v;
+        return 0;
+    case OPT_FRAME_CNT:
+        NUMBER(1, 0xffffffffu, false, "a whole number from 1 to 4294967295");
+        s->frame_cnt = (unsigned)v;
+        return 0;
+    case OPT_FRAME_SKIP_REF:
+    case OPT_FRAME_SKIP_DIST:
+        NUMBER(0, 0xffffffffu, false, "a whole number from 0 to 4294967295");
+        *(o->id == OPT_FRAME_SKIP_REF ? &s->frame_skip_ref : &s->frame_skip_dist) = (unsigned)v;
+        return 0;
+    case OPT_PRECISION:
+        if (!strcmp(val, "legacy")) {
+            strcpy(s->precision_fmt, "%.6f");
+        } else if (!strcmp(val, "max")) {
+            strcpy(s->precision_fmt, "%.17g");
+        } else {
+            NUMBER(1, 17, false, "legacy, max or a whole number from 1 to 17");
+            snprintf(s->precision_fmt, sizeof(s->precision_fmt), "%%.%uf", (unsigned)v);
+        }
+        return 0;
+    case OPT_BACKEND:
+        if (!strcmp(val, "auto"))
+            s->backend = CLI_BACKEND_AUTO;
+        else if (!strcmp(val, "cpu"))
+            s->backend = CLI_BACKEND_CPU;
+        else if (!strcmp(val, "cuda"))
+            s->backend = CLI_BACKEND_CUDA;
+        else
+            return fail(err, err_sz, "vmaf: bad value (%s \"%s\"): must be auto, cpu or cuda",
+                        label, shown);
+        return 0;
+    case OPT_FEATURE:
+        if (s->feature_cnt == CLI_MAX_FEATURES)
+            return fail(err, err_sz, "vmaf: too many features (%s): at most %d", label,
+                        CLI_MAX_FEATURES);
+        return parse_feature(&s->feature[s->feature_cnt++], val, err, err_sz);
+    case 'm':
+        if (s->model_cnt == CLI_MAX_MODELS)
+            return fail(err, err_sz, "vmaf: too many models (%s): at most %d", label,
+                        CLI_MAX_MODELS);
+        return parse_model(&s->model[s->model_cnt++], val, err, err_sz);
+    case 'n':
+        s->no_prediction = true;
+        return 0;
+    case 'q':
+        s->quiet = true;
+        return 0;
+    case 'v':
+        return CLI_PARSE_VERSION;
+    case OPT_HELP:
+        return CLI_PARSE_HELP;
+    }
+#undef NUMBER
+#undef ONCE
+    return fail(err, err_sz, "vmaf: internal error (option %s): please report", label);
+}
+
+/* "unknown option" with the options it may have been meant as. */
+static int unknown_long(const char *arg, size_t len, char *err, size_t err_sz)
+{
+    char shown[64], hint[200] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < N_OPTIONS && len; i++) {
+        if (!strncmp(options[i].name, arg, len) && n + strlen(options[i].name) + 6 < sizeof(hint))
+            n += (size_t)snprintf(hint + n, sizeof(hint) - n, "%s--%s", n ? " or " : "",
+                                  options[i].name);
+    }
+    char name[64];
+    snprintf(name, sizeof(name), "--%.*s", (int)(len < 40 ? len : 40), arg);
+    shorten(shown, sizeof(shown), name);
+    if (n)
+        return fail(err, err_sz, "vmaf: unknown option (%s): options are not abbreviated; "
+                    "did you mean %s?", shown, hint);
+    return fail(err, err_sz, "vmaf: unknown option (%s): see vmaf --help", shown);
+}
+
+int cli_parse(int argc, char *const argv[], CliSettings *s, char *err, size_t err_sz)
+{
+    memset(s, 0, sizeof(*s));
+    if (err && err_sz)
+        err[0] = '\0';
+    s->output_fmt = VMAF_OUTPUT_FORMAT_XML;
+    strcpy(s->precision_fmt, "%.6f");
+    s->backend = CLI_BACKEND_AUTO;
+
+    int ret;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char shown[64];
+        if (!a)
+            break;
+        if (a[0] != '-' || !a[1] || !strcmp(a, "--")) {
+            const char *bad = strcmp(a, "--") ? a : i + 1 < argc && argv[i + 1] ? argv[i + 1] : NULL;
+            if (!bad)
+                continue;
+            return fail(err, err_sz, "vmaf: unexpected argument (\"%s\"): inputs are given "
+                        "with -r and -d, see vmaf --help", shorten(shown, sizeof(shown), bad));
+        }
+        if (a[1] == '-') {
+            const char *name = a + 2;
+            const char *eq = strchr(name, '=');
+            const size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            const CliOption *o = find_long(name, len);
+            if (!o)
+                return unknown_long(name, len, err, err_sz);
+            const char *val = NULL;
+            if (o->has_arg) {
+                if (eq)
+                    val = eq + 1;
+                else if (i + 1 < argc && argv[i + 1])
+                    val = argv[++i];
+                else
+                    return fail(err, err_sz, "vmaf: missing value (--%s): see vmaf --help",
+                                o->name);
+            } else if (eq) {
+                return fail(err, err_sz, "vmaf: unexpected value (--%s): it takes none",
+                            o->name);
+            }
+            if ((ret = apply(s, o, val, err, err_sz)))
+                return ret;
+            continue;
+        }
+        /* A cluster of short options: -nq, -r PATH, -rPATH. */
+        for (const char *c = a + 1; *c; c++) {
+            const CliOption *o = find_short(*c);
+            if (!o) {
+                if ((unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f)
+                    return fail(err, err_sz, "vmaf: unknown option (-%c in \"%s\"): see vmaf "
+                                "--help", *c, shorten(shown, sizeof(shown), a));
+                return fail(err, err_sz, "vmaf: unknown option (\"%s\"): see vmaf --help",
+                            shorten(shown, sizeof(shown), a));
+            }
+            if (!o->has_arg) {
+                if ((ret = apply(s, o, NULL, err, err_sz)))
+                    return ret;
+                continue;
+            }
+            const char *val;
+            if (c[1])
+                val = c + 1;
+            else if (i + 1 < argc && argv[i + 1])
+                val = argv[++i];
+            else
+                return fail(err, err_sz, "vmaf: missing value (-%c/--%s): see vmaf --help",
+                            o->short_name, o->name);
+            if ((ret = apply(s, o, val, err, err_sz)))
+                return ret;
+            break;
+        }
+    }
+
+    if (!s->path_ref)
+        return fail(err, err_sz, "vmaf: missing reference (-r/--reference): give the reference "
+                    ".y4m or .yuv; see vmaf --help");
+    if (!s->path_dist)
+        return fail(err, err_sz, "vmaf: missing distorted video (-d/--distorted): give the "
+                    "distorted .y4m or .yuv; see vmaf --help");
+    if (s->use_yuv && !(s->width && s->height && s->pix_fmt && s->bitdepth)) {
+        char missing[64] = "";
+        if (!s->width)
+            strcat(missing, " -w");
+        if (!s->height)
+            strcat(missing, " -h");
+        if (!s->pix_fmt)
+            strcat(missing, " -p");
+        if (!s->bitdepth)
+            strcat(missing, " -b");
+        return fail(err, err_sz, "vmaf: incomplete raw YUV geometry (missing%s): raw input "
+                    "needs all of -w, -h, -p and -b", missing);
+    }
+    if (s->output_fmt_given && !s->output_path)
+        return fail(err, err_sz, "vmaf: report format without a report (--xml/--json/--csv/"
+                    "--sub): add -o PATH, or -o - for stdout");
+    if (!s->model_cnt && !s->no_prediction) {
+        CliModel *m = &s->model[s->model_cnt++];
+        m->version = "vmaf_v0.6.1";
+        m->name = "vmaf";
+        m->is_default = true;
+    }
+    for (unsigned i = 0; i < s->model_cnt; i++)
+        for (unsigned j = i + 1; j < s->model_cnt; j++)
+            if (!strcmp(s->model[i].name, s->model[j].name))
+                return fail(err, err_sz, "vmaf: two models named \"%s\" (-m): give each a "
+                            "unique name=LABEL", s->model[i].name);
+    return CLI_PARSE_OK;
+}
+
+void cli_settings_free(CliSettings *s)
+{
+    if (!s)
+        return;
+    for (unsigned i = 0; i < s->feature_cnt; i++)
+        free(s->feature[i].buf);
+    for (unsigned i = 0; i < s->model_cnt; i++)
+        free(s->model[i].buf);
+    s->feature_cnt = s->model_cnt = 0;
+}

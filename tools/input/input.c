@@ -1,0 +1,275 @@
+/* Module table and the I/O helpers shared by the readers. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "input/input.h"
+
+const InputModule *const input_modules[] = {
+    &input_y4m,
+    &input_yuv,
+    NULL,
+};
+
+#define SCRATCH_SIZE ((size_t)1 << 16)
+
+int input_set_error(InputContext *ctx, int err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->err, sizeof(ctx->err), fmt, ap);
+    va_end(ap);
+    /* Paths are echoed in the message, which must stay one line. */
+    for (char *c = ctx->err; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    return err;
+}
+
+const char *input_pix_fmt_name(enum VmafPixelFormat fmt)
+{
+    switch (fmt) {
+    case VMAF_PIX_FMT_YUV420P: return "4:2:0";
+    case VMAF_PIX_FMT_YUV422P: return "4:2:2";
+    case VMAF_PIX_FMT_YUV444P: return "4:4:4";
+    case VMAF_PIX_FMT_YUV400P: return "4:0:0";
+    default: return "unknown";
+    }
+}
+
+uint64_t input_plane_bytes(enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
+                           int plane, unsigned *pw, unsigned *ph)
+{
+    unsigned ss_x = 0, ss_y = 0;
+    switch (fmt) {
+    case VMAF_PIX_FMT_YUV420P: ss_x = 1, ss_y = 1; break;
+    case VMAF_PIX_FMT_YUV422P: ss_x = 1; break;
+    case VMAF_PIX_FMT_YUV444P: break;
+    case VMAF_PIX_FMT_YUV400P:
+        if (plane)
+            goto none;
+        break;
+    default: goto none;
+    }
+    unsigned x = w, y = h;
+    if (plane) {
+        /* Odd luma sizes round chroma up, as the library's pictures do. */
+        x = (unsigned)(((uint64_t)w + ss_x) >> ss_x);
+        y = (unsigned)(((uint64_t)h + ss_y) >> ss_y);
+    }
+    if (pw)
+        *pw = x;
+    if (ph)
+        *ph = y;
+    /* At most 65536 * 65536 * 2 = 2^33: fits easily in 64 bits. */
+    return (uint64_t)x * y * (bpc > 8 ? 2u : 1u);
+none:
+    if (pw)
+        *pw = 0;
+    if (ph)
+        *ph = 0;
+    return 0;
+}
+
+uint64_t input_frame_bytes(enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h)
+{
+    uint64_t total = 0;
+    for (int p = 0; p < 3; p++)
+        total += input_plane_bytes(fmt, bpc, w, h, p, NULL, NULL);
+    return total;
+}
+
+int64_t input_read_bytes(InputContext *ctx, void *buf, size_t n)
+{
+    size_t got = fread(buf, 1, n, ctx->f);
+    ctx->pos += (int64_t)got;
+    if (got < n && ferror(ctx->f))
+        return errno ? -errno : -EIO;
+    return (int64_t)got;
+}
+
+static int ensure_scratch(InputContext *ctx)
+{
+    if (ctx->scratch)
+        return 0;
+    ctx->scratch = malloc(SCRATCH_SIZE);
+    if (!ctx->scratch)
+        return -ENOMEM;
+    ctx->scratch_size = SCRATCH_SIZE;
+    return 0;
+}
+
+int64_t input_discard_bytes(InputContext *ctx, uint64_t n)
+{
+    if (ctx->seekable && ctx->file_size >= 0) {
+        /* Never seek past the end: report what was really there, like a read. */
+        uint64_t left = ctx->pos < ctx->file_size ? (uint64_t)(ctx->file_size - ctx->pos) : 0;
+        uint64_t step = n < left ? n : left;
+        if (fseeko(ctx->f, (off_t)step, SEEK_CUR) == 0) {
+            ctx->pos += (int64_t)step;
+            return (int64_t)step;
+        }
+        /* Fall back to reading if the stream refuses to seek after all. */
+    }
+    int err = ensure_scratch(ctx);
+    if (err)
+        return err;
+    uint64_t done = 0;
+    while (done < n) {
+        size_t chunk = n - done < ctx->scratch_size ? (size_t)(n - done) : ctx->scratch_size;
+        int64_t got = input_read_bytes(ctx, ctx->scratch, chunk);
+        if (got < 0)
+            return got;
+        done += (uint64_t)got;
+        if ((size_t)got < chunk)
+            break;
+    }
+    return (int64_t)done;
+}
+
+static bool host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    uint8_t b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+static void swap16(uint8_t *p, size_t samples)
+{
+    for (size_t i = 0; i < samples; i++) {
+        uint8_t t = p[2 * i];
+        p[2 * i] = p[2 * i + 1];
+        p[2 * i + 1] = t;
+    }
+}
+
+int input_read_payload(InputContext *ctx, VmafPicture *pic, uint64_t frame)
+{
+    const InputInfo *in = &ctx->info;
+    if (!pic || !pic->data[0] || pic->w[0] != in->w || pic->h[0] != in->h || pic->bpc != in->bpc)
+        return input_set_error(ctx, -EINVAL,
+                               "picture does not match the stream (%s, frame %llu): "
+                               "internal error, please report",
+                               ctx->path, (unsigned long long)frame);
+    const bool with_chroma = pic->pix_fmt == in->pix_fmt && in->pix_fmt != VMAF_PIX_FMT_YUV400P;
+    const size_t bps = in->bpc > 8 ? 2 : 1;
+    const bool swap = bps == 2 && !host_is_little_endian();
+    uint64_t done = 0;
+
+    for (int p = 0; p < 3; p++) {
+        unsigned pw, ph;
+        const uint64_t bytes = input_plane_bytes(in->pix_fmt, in->bpc, in->w, in->h, p, &pw, &ph);
+        if (!bytes)
+            continue;
+        if (p == 0 || with_chroma) {
+            if (!pic->data[p] || pic->w[p] != pw || pic->h[p] != ph)
+                return input_set_error(ctx, -EINVAL,
+                                       "picture plane %d does not match the stream (%s): "
+                                       "internal error, please report", p, ctx->path);
+            const size_t row = (size_t)pw * bps;
+            uint8_t *dst = pic->data[p];
+            for (unsigned y = 0; y < ph; y++, dst += pic->stride[p]) {
+                int64_t got = input_read_bytes(ctx, dst, row);
+                if (got < 0)
+                    return input_set_error(ctx, (int)got, "read failed (%s, frame %llu): %s",
+                                           ctx->path, (unsigned long long)frame,
+                                           strerror((int)-got));
+                done += (uint64_t)got;
+                if ((size_t)got < row)
+                    goto truncated;
+                if (swap)
+                    swap16(dst, pw);
+            }
+        } else {
+            int64_t got = input_discard_bytes(ctx, bytes);
+            if (got < 0)
+                return input_set_error(ctx, (int)got, "read failed (%s, frame %llu): %s",
+                                       ctx->path, (unsigned long long)frame,
+                                       got == -ENOMEM ? "out of memory" : strerror((int)-got));
+            done += (uint64_t)got;
+            if ((uint64_t)got < bytes)
+                goto truncated;
+        }
+    }
+    ctx->frames_read++;
+    return 1;
+
+truncated:
+    return input_set_error(ctx, -EIO,
+                           "truncated frame (%s, frame %llu): it holds %llu of the %llu bytes "
+                           "a %ux%u %s %u-bit frame needs; the file is cut short",
+                           ctx->path, (unsigned long long)frame, (unsigned long long)done,
+                           (unsigned long long)in->frame_bytes, in->w, in->h,
+                           input_pix_fmt_name(in->pix_fmt), in->bpc);
+}
+
+int input_open_file(InputContext *ctx, FILE *f, const char *path, const InputRawParams *raw)
+{
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->f = f;
+    ctx->path = path;
+    ctx->file_size = -1;
+    ctx->info.frame_cnt = -1;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        ctx->seekable = true;
+        ctx->file_size = (int64_t)st.st_size;
+        off_t here = ftello(f);
+        ctx->pos = here > 0 ? (int64_t)here : 0;
+    }
+    /* Without raw geometry the stream must be Y4M: its signature, not the
+     * file name, decides (the Y4M reader checks it as the first thing it
+     * reads, so pipes need no peeking). */
+    ctx->module = raw ? &input_yuv : &input_y4m;
+    return ctx->module->open(ctx, raw);
+}
+
+int input_open(InputContext *ctx, const char *path, const InputRawParams *raw)
+{
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->path = path;
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return input_set_error(ctx, -errno, "cannot open input (%s): %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return input_set_error(ctx, -EISDIR, "cannot open input (%s): it is a directory; "
+                               "give a .y4m or raw .yuv file", path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return input_set_error(ctx, -errno, "cannot open input (%s): %s", path, strerror(errno));
+    int err = input_open_file(ctx, f, path, raw);
+    ctx->own_file = true;
+    return err;
+}
+
+int input_read_frame(InputContext *ctx, VmafPicture *pic)
+{
+    if (!ctx->module || !ctx->f)
+        return -EINVAL;
+    return ctx->module->read_frame(ctx, pic);
+}
+
+int input_skip_frame(InputContext *ctx)
+{
+    if (!ctx->module || !ctx->f)
+        return -EINVAL;
+    return ctx->module->skip_frame(ctx);
+}
+
+void input_close(InputContext *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->module && ctx->module->close)
+        ctx->module->close(ctx);
+    if (ctx->own_file && ctx->f)
+        fclose(ctx->f);
+    free(ctx->scratch);
+    ctx->scratch = NULL;
+    ctx->f = NULL;
+    ctx->module = NULL;
+}

@@ -1,0 +1,110 @@
+/* Input modules of the vmaf tool: Y4M and raw planar YUV readers.
+ *
+ * Each module is a const vtable listed in input.c. A reader fills the luma
+ * plane of a caller-provided VmafPicture (host memory: from vmaf_picture_alloc
+ * or the CUDA pinned pool) and skips the chroma planes unless the picture has
+ * the source's own chroma layout. Readers never print: a failure returns a
+ * negative errno and leaves one line in InputContext.err for the caller. */
+#ifndef VMAF_TOOLS_INPUT_INPUT_H
+#define VMAF_TOOLS_INPUT_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "libvmaf/picture.h"
+
+/* The library's picture limit. */
+#define INPUT_MAX_DIM 65536u
+
+/* What a stream holds; the same for every frame. */
+typedef struct InputInfo {
+    unsigned w, h;                /* luma size, 1..INPUT_MAX_DIM */
+    enum VmafPixelFormat pix_fmt; /* layout of the source planes */
+    unsigned bpc;                 /* 8, 10, 12 or 16 */
+    unsigned fps_num, fps_den;    /* Y4M F tag; 0/0 when unknown */
+    uint64_t frame_bytes;         /* payload bytes of one frame, all planes */
+    int64_t frame_cnt;            /* frames in a regular file (estimate for Y4M), -1 unknown */
+} InputInfo;
+
+/* Raw geometry from the command line (-w -h -p -b). */
+typedef struct InputRawParams {
+    unsigned w, h;
+    enum VmafPixelFormat pix_fmt;
+    unsigned bpc;
+} InputRawParams;
+
+typedef struct InputContext InputContext;
+
+typedef struct InputModule {
+    const char *name;
+    /* Nonzero when the first bytes of a stream belong to this format. */
+    int (*probe)(const uint8_t *buf, size_t len);
+    /* Reads the stream header (if any) and fills ctx->info. */
+    int (*open)(InputContext *ctx, const InputRawParams *raw);
+    /* 1: a frame was read into pic; 0: clean end of stream; <0: error. */
+    int (*read_frame)(InputContext *ctx, VmafPicture *pic);
+    /* Like read_frame but discards the frame. */
+    int (*skip_frame)(InputContext *ctx);
+    /* Frees module state; NULL when the module keeps none beyond the
+     * context. The stream itself is closed by input_close(). */
+    void (*close)(InputContext *ctx);
+} InputModule;
+
+struct InputContext {
+    const InputModule *module;
+    FILE *f;
+    bool own_file;      /* fclose on input_close */
+    bool seekable;      /* regular file: fseeko skips, sizes are known */
+    int64_t file_size;  /* regular files; -1 otherwise */
+    int64_t pos;        /* bytes consumed so far */
+    const char *path;   /* for messages; not owned */
+    InputInfo info;
+    uint64_t frames_read;  /* frames consumed (read or skipped) */
+    uint8_t *scratch;      /* discard / byte-swap buffer */
+    size_t scratch_size;
+    char err[512];
+};
+
+/* Registered modules, NULL-terminated. */
+extern const InputModule *const input_modules[];
+extern const InputModule input_y4m;
+extern const InputModule input_yuv;
+
+/* Opens `path` and reads its header. `raw` non-NULL selects the raw reader
+ * with that geometry; otherwise the stream must carry a Y4M signature.
+ * On failure ctx->err holds the reason. */
+int input_open(InputContext *ctx, const char *path, const InputRawParams *raw);
+
+/* Same on an already open stream (not closed by input_close). */
+int input_open_file(InputContext *ctx, FILE *f, const char *path, const InputRawParams *raw);
+
+int input_read_frame(InputContext *ctx, VmafPicture *pic);
+int input_skip_frame(InputContext *ctx);
+void input_close(InputContext *ctx);
+
+/* Bytes of one plane at full size: w * h * (bpc > 8 ? 2 : 1), or 0 when
+ * the format has no such plane. Cannot overflow within INPUT_MAX_DIM. */
+uint64_t input_plane_bytes(enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
+                           int plane, unsigned *pw, unsigned *ph);
+uint64_t input_frame_bytes(enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h);
+
+const char *input_pix_fmt_name(enum VmafPixelFormat fmt);
+
+/* Shared helpers of the modules (input.c). */
+int input_set_error(InputContext *ctx, int err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Reads exactly n bytes; returns n, or fewer at end of stream, or -errno. */
+int64_t input_read_bytes(InputContext *ctx, void *buf, size_t n);
+/* Consumes n bytes (fseeko on regular files, read-and-discard otherwise). */
+int64_t input_discard_bytes(InputContext *ctx, uint64_t n);
+/* Reads one frame payload laid out as `info`: luma into pic->data[0], chroma
+ * into pic->data[1..2] if pic has the source layout, else discarded.
+ * `frame` is the 0-based index for messages. Returns 1, or <0 (truncated). */
+int input_read_payload(InputContext *ctx, VmafPicture *pic, uint64_t frame);
+
+#endif /* VMAF_TOOLS_INPUT_INPUT_H */

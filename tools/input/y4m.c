@@ -1,0 +1,303 @@
+/* YUV4MPEG2 reader.
+ *
+ * Header: "YUV4MPEG2 " then space-separated tags up to '\n'. W and H are
+ * required; C selects the layout (C420jpeg when absent); F is kept for
+ * information; every other tag is accepted and ignored. Each frame is a
+ * "FRAME" line (optional parameters after a space) followed by the planes,
+ * 16-bit samples little-endian. Both lines are bounded so that a stream
+ * without newlines cannot make us read forever or allocate. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/input.h"
+
+#define Y4M_SIGNATURE "YUV4MPEG2 "
+#define Y4M_SIGNATURE_LEN 10
+#define Y4M_MAX_HEADER 1024
+#define Y4M_MAX_FRAME_LINE 1024
+
+static const struct {
+    const char *tag;
+    enum VmafPixelFormat fmt;
+    unsigned bpc;
+} colourspaces[] = {
+    { "420jpeg", VMAF_PIX_FMT_YUV420P, 8 },
+    { "420paldv", VMAF_PIX_FMT_YUV420P, 8 },
+    { "420mpeg2", VMAF_PIX_FMT_YUV420P, 8 },
+    { "420", VMAF_PIX_FMT_YUV420P, 8 },
+    { "422", VMAF_PIX_FMT_YUV422P, 8 },
+    { "444", VMAF_PIX_FMT_YUV444P, 8 },
+    { "mono", VMAF_PIX_FMT_YUV400P, 8 },
+    { "420p10", VMAF_PIX_FMT_YUV420P, 10 },
+    { "422p10", VMAF_PIX_FMT_YUV422P, 10 },
+    { "444p10", VMAF_PIX_FMT_YUV444P, 10 },
+    { "mono10", VMAF_PIX_FMT_YUV400P, 10 },
+    { "monop10", VMAF_PIX_FMT_YUV400P, 10 },
+    { "420p12", VMAF_PIX_FMT_YUV420P, 12 },
+    { "422p12", VMAF_PIX_FMT_YUV422P, 12 },
+    { "444p12", VMAF_PIX_FMT_YUV444P, 12 },
+    { "mono12", VMAF_PIX_FMT_YUV400P, 12 },
+    { "monop12", VMAF_PIX_FMT_YUV400P, 12 },
+    { "420p16", VMAF_PIX_FMT_YUV420P, 16 },
+    { "422p16", VMAF_PIX_FMT_YUV422P, 16 },
+    { "444p16", VMAF_PIX_FMT_YUV444P, 16 },
+    { "mono16", VMAF_PIX_FMT_YUV400P, 16 },
+    { "monop16", VMAF_PIX_FMT_YUV400P, 16 },
+};
+
+static int y4m_probe(const uint8_t *buf, size_t len)
+{
+    return len >= Y4M_SIGNATURE_LEN && !memcmp(buf, Y4M_SIGNATURE, Y4M_SIGNATURE_LEN);
+}
+
+/* Copies up to 40 bytes of s for a message, replacing what a terminal
+ * should not see. */
+static void printable(char *dst, size_t dst_sz, const char *s, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len && n + 5 < dst_sz && i < 40; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7f)
+            dst[n++] = (char)c;
+        else
+            n += (size_t)snprintf(dst + n, dst_sz - n, "\\x%02x", c);
+    }
+    if (len > 40 && n + 4 < dst_sz) {
+        memcpy(dst + n, "...", 3);
+        n += 3;
+    }
+    dst[n] = '\0';
+}
+
+enum { LINE_OK, LINE_EOF, LINE_PARTIAL, LINE_TOO_LONG };
+
+/* Reads one line of at most `max` bytes (without its '\n') into buf, always
+ * NUL-terminated, its length in *len. Returns LINE_OK; LINE_EOF at end of
+ * stream before any byte; LINE_PARTIAL at end of stream inside the line;
+ * LINE_TOO_LONG when no '\n' came within max bytes; -errno on read errors. */
+static int read_line(InputContext *ctx, char *buf, size_t max, size_t *len)
+{
+    size_t n = 0;
+    for (;;) {
+        int c = getc(ctx->f);
+        if (c == EOF) {
+            buf[n] = '\0';
+            *len = n;
+            if (ferror(ctx->f))
+                return errno ? -errno : -EIO;
+            return n ? LINE_PARTIAL : LINE_EOF;
+        }
+        ctx->pos++;
+        if (c == '\n' || n == max) {
+            buf[n] = '\0';
+            *len = n;
+            return c == '\n' ? LINE_OK : LINE_TOO_LONG;
+        }
+        buf[n++] = (char)c;
+    }
+}
+
+/* Strict decimal: digits only, no sign, no spaces, value in [1, max]. */
+static int parse_dim(const char *s, unsigned max, unsigned *out)
+{
+    if (!*s)
+        return -1;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        v = v * 10 + (uint64_t)(*s - '0');
+        if (v > max)
+            return -1;
+    }
+    if (!v)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int y4m_open(InputContext *ctx, const InputRawParams *raw)
+{
+    (void)raw;
+    char line[Y4M_MAX_HEADER + 1];
+    size_t n;
+    const int st = read_line(ctx, line, Y4M_MAX_HEADER, &n);
+    if (st < 0)
+        return input_set_error(ctx, st, "read failed (%s, Y4M header): %s", ctx->path,
+                               strerror(-st));
+    if (st == LINE_EOF)
+        return input_set_error(ctx, -EINVAL, "empty input (%s): the file holds no bytes; "
+                               "give a Y4M file, or -w -h -p -b for raw YUV", ctx->path);
+    /* "YUV4MPEG2" then a space or the end of the line. */
+    if (n < Y4M_SIGNATURE_LEN - 1 || memcmp(line, Y4M_SIGNATURE, Y4M_SIGNATURE_LEN - 1) ||
+        (n >= Y4M_SIGNATURE_LEN && line[Y4M_SIGNATURE_LEN - 1] != ' '))
+        return input_set_error(ctx, -EINVAL,
+                               "not a Y4M file (%s): no \"YUV4MPEG2 \" signature; for raw "
+                               "YUV give -w, -h, -p and -b", ctx->path);
+    if (st == LINE_TOO_LONG)
+        return input_set_error(ctx, -EINVAL, "Y4M header too long (%s): no end of line within "
+                               "%d bytes", ctx->path, Y4M_MAX_HEADER);
+    if (st == LINE_PARTIAL)
+        return input_set_error(ctx, -EINVAL, "truncated Y4M header (%s): the file ends before "
+                               "the end of the header line", ctx->path);
+    /* Tags may contain NUL bytes in a damaged file; strtok stops there, and
+     * what follows is ignored like an unknown tag would be. */
+    if (n < Y4M_SIGNATURE_LEN)
+        line[n] = '\0';
+
+    InputInfo *in = &ctx->info;
+    in->pix_fmt = VMAF_PIX_FMT_YUV420P;
+    in->bpc = 8;
+    bool have_w = false, have_h = false, have_c = false;
+    char *save = NULL;
+    for (char *tok = strtok_r(line + (n < Y4M_SIGNATURE_LEN ? n : Y4M_SIGNATURE_LEN), " ", &save); tok;
+         tok = strtok_r(NULL, " ", &save)) {
+        char shown[200];
+        printable(shown, sizeof(shown), tok, strlen(tok));
+        switch (tok[0]) {
+        case 'W':
+        case 'H': {
+            unsigned v;
+            bool *seen = tok[0] == 'W' ? &have_w : &have_h;
+            if (*seen)
+                return input_set_error(ctx, -EINVAL, "bad Y4M header (%s, field %c): given "
+                                       "twice", ctx->path, tok[0]);
+            if (parse_dim(tok + 1, INPUT_MAX_DIM, &v))
+                return input_set_error(ctx, -EINVAL, "bad Y4M %s (%s, field \"%s\"): must be "
+                                       "a whole number from 1 to %u", tok[0] == 'W' ? "width" :
+                                       "height", ctx->path, shown, INPUT_MAX_DIM);
+            *(tok[0] == 'W' ? &in->w : &in->h) = v;
+            *seen = true;
+            break;
+        }
+        case 'C': {
+            if (have_c)
+                return input_set_error(ctx, -EINVAL, "bad Y4M header (%s, field C): given "
+                                       "twice", ctx->path);
+            size_t i;
+            for (i = 0; i < sizeof(colourspaces) / sizeof(colourspaces[0]); i++)
+                if (!strcmp(tok + 1, colourspaces[i].tag))
+                    break;
+            if (i == sizeof(colourspaces) / sizeof(colourspaces[0]))
+                return input_set_error(ctx, -EINVAL, "unsupported Y4M colourspace (%s, field "
+                                       "\"%s\"): use C420jpeg, C420paldv, C420mpeg2, C420, "
+                                       "C422, C444 or Cmono, or their p10/p12/p16 forms",
+                                       ctx->path, shown);
+            in->pix_fmt = colourspaces[i].fmt;
+            in->bpc = colourspaces[i].bpc;
+            have_c = true;
+            break;
+        }
+        case 'F': {
+            unsigned long num, den;
+            char *end;
+            errno = 0;
+            num = strtoul(tok + 1, &end, 10);
+            if (*end == ':' && end > tok + 1) {
+                const char *d = end + 1;
+                den = strtoul(d, &end, 10);
+                if (!*end && end > d && !errno && num && den && num <= 0xffffffffUL &&
+                    den <= 0xffffffffUL) {
+                    in->fps_num = (unsigned)num;
+                    in->fps_den = (unsigned)den;
+                }
+            }
+            /* A malformed rate is only information we lose, not an error. */
+            break;
+        }
+        default:
+            /* I (interlacing), A (aspect), X (extensions) and unknown tags
+             * do not change the samples we read. */
+            break;
+        }
+    }
+    if (!have_w || !have_h)
+        return input_set_error(ctx, -EINVAL, "bad Y4M header (%s, field %s): missing; the "
+                               "header must give the picture size", ctx->path,
+                               !have_w ? "W (width)" : "H (height)");
+    in->frame_bytes = input_frame_bytes(in->pix_fmt, in->bpc, in->w, in->h);
+
+    if (ctx->file_size >= 0) {
+        const uint64_t left = ctx->file_size > ctx->pos ? (uint64_t)(ctx->file_size - ctx->pos) : 0;
+        if (!left)
+            return input_set_error(ctx, -EINVAL, "no frames (%s): the Y4M file ends after its "
+                                   "header", ctx->path);
+        /* Checked before anyone allocates a picture: a huge W x H in a small
+         * file is refused here, not by running out of memory. */
+        if (left < 6 + in->frame_bytes)
+            return input_set_error(ctx, -EINVAL, "truncated frame (%s, frame 0): %llu bytes "
+                                   "follow the header but one %ux%u %s %u-bit frame needs %llu",
+                                   ctx->path, (unsigned long long)left, in->w, in->h,
+                                   input_pix_fmt_name(in->pix_fmt), in->bpc,
+                                   (unsigned long long)(6 + in->frame_bytes));
+        in->frame_cnt = (int64_t)(left / (6 + in->frame_bytes));
+    }
+    return 0;
+}
+
+/* 1: a FRAME line was consumed; 0: clean end of stream; <0: error. */
+static int read_marker(InputContext *ctx)
+{
+    char line[Y4M_MAX_FRAME_LINE + 1];
+    const unsigned long long frame = (unsigned long long)ctx->frames_read;
+    size_t n;
+    const int st = read_line(ctx, line, Y4M_MAX_FRAME_LINE, &n);
+    if (st == LINE_EOF)
+        return 0;
+    if (st < 0)
+        return input_set_error(ctx, st, "read failed (%s, frame %llu): %s", ctx->path,
+                               frame, strerror(-st));
+    char shown[200];
+    printable(shown, sizeof(shown), line, n);
+    if (n >= 5 && !memcmp(line, "FRAME", 5) && (n == 5 || line[5] == ' ')) {
+        if (st == LINE_PARTIAL)
+            return input_set_error(ctx, -EIO, "truncated FRAME marker (%s, frame %llu): the "
+                                   "file ends inside \"%s\"", ctx->path, frame, shown);
+        if (st == LINE_TOO_LONG)
+            return input_set_error(ctx, -EINVAL, "bad FRAME line (%s, frame %llu): no end of "
+                                   "line within %d bytes", ctx->path, frame,
+                                   Y4M_MAX_FRAME_LINE);
+        return 1;
+    }
+    if (st == LINE_PARTIAL && n < 5 && !memcmp(line, "FRAME", n))
+        return input_set_error(ctx, -EIO, "truncated FRAME marker (%s, frame %llu): the file "
+                               "ends inside \"%s\"", ctx->path, frame, shown);
+    return input_set_error(ctx, -EINVAL, "bad FRAME marker (%s, frame %llu): found \"%s\" "
+                           "where \"FRAME\" must start the frame; the file is damaged or its "
+                           "header size is wrong", ctx->path, frame, shown);
+}
+
+static int y4m_read_frame(InputContext *ctx, VmafPicture *pic)
+{
+    int ret = read_marker(ctx);
+    if (ret <= 0)
+        return ret;
+    return input_read_payload(ctx, pic, ctx->frames_read);
+}
+
+static int y4m_skip_frame(InputContext *ctx)
+{
+    int ret = read_marker(ctx);
+    if (ret <= 0)
+        return ret;
+    int64_t got = input_discard_bytes(ctx, ctx->info.frame_bytes);
+    if (got < 0)
+        return input_set_error(ctx, (int)got, "read failed (%s, frame %llu): %s", ctx->path,
+                               (unsigned long long)ctx->frames_read, strerror((int)-got));
+    if ((uint64_t)got < ctx->info.frame_bytes)
+        return input_set_error(ctx, -EIO, "truncated frame (%s, frame %llu): it holds %llu of "
+                               "the %llu bytes a frame needs; the file is cut short", ctx->path,
+                               (unsigned long long)ctx->frames_read, (unsigned long long)got,
+                               (unsigned long long)ctx->info.frame_bytes);
+    ctx->frames_read++;
+    return 1;
+}
+
+const InputModule input_y4m = {
+    .name = "y4m",
+    .probe = y4m_probe,
+    .open = y4m_open,
+    .read_frame = y4m_read_frame,
+    .skip_frame = y4m_skip_frame,
+};

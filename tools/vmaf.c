@@ -1,0 +1,643 @@
+/* The vmaf command line tool: reads a reference and a distorted video, scores
+ * them with the requested features and models, prints the pooled scores and
+ * writes a report. Uses the library only through its public API. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
+
+#include "cli_parse.h"
+#include "input/input.h"
+#include "vmaf.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int report(int status, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    /* Paths and names are echoed in the message, which must stay one line. */
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    fprintf(stderr, "vmaf: %s\n", line);
+    return status;
+}
+
+/* Refuses, before any frame is scored, a report path that cannot work or
+ * that would overwrite an input. */
+static int check_output_path(const char *out, const char *ref, const char *dist)
+{
+    if (!strcmp(out, "-"))
+        return 0;
+    struct stat st;
+    if (stat(out, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): it is a directory; "
+                          "give a file name", out);
+        const char *inputs[2] = { ref, dist };
+        char real_out[PATH_MAX];
+        const bool have_real = realpath(out, real_out) != NULL;
+        for (int i = 0; i < 2; i++) {
+            struct stat in;
+            char real_in[PATH_MAX];
+            bool same = stat(inputs[i], &in) == 0 && in.st_dev == st.st_dev &&
+                        in.st_ino == st.st_ino;
+            same = same || (have_real && realpath(inputs[i], real_in) &&
+                            !strcmp(real_in, real_out));
+            if (same)
+                return report(VMAF_EXIT_OUTPUT, "refusing to write report (%s): it is the %s "
+                              "input; give another -o path", out,
+                              i ? "distorted" : "reference");
+        }
+        if (!S_ISREG(st.st_mode)) {
+            /* Devices and pipes are written in place; failures (such as
+             * /dev/full) are caught when the report is written. */
+            if (access(out, W_OK))
+                return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): %s", out,
+                              strerror(errno));
+            return 0;
+        }
+    } else if (errno != ENOENT) {
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): %s", out, strerror(errno));
+    }
+    /* The report is written to a temporary file beside the target and
+     * renamed, so the directory itself must be writable. */
+    const char *slash = strrchr(out, '/');
+    char dir[PATH_MAX];
+    if (!slash) {
+        strcpy(dir, ".");
+    } else {
+        size_t n = slash == out ? 1 : (size_t)(slash - out);
+        if (n >= sizeof(dir))
+            return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): path too long", out);
+        memcpy(dir, out, n);
+        dir[n] = '\0';
+    }
+    struct stat dst;
+    if (stat(dir, &dst) || !S_ISDIR(dst.st_mode))
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): directory %s does not "
+                      "exist; create it or give another -o path", out, dir);
+    if (access(dir, W_OK | X_OK))
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): directory %s is not "
+                      "writable; give another -o path", out, dir);
+    return 0;
+}
+
+static int check_pair(const InputContext *r, const InputContext *d)
+{
+    const InputInfo *a = &r->info, *b = &d->info;
+    if (a->w != b->w || a->h != b->h)
+        return report(VMAF_EXIT_INPUT, "reference and distorted sizes differ (%s: %ux%u, %s: "
+                      "%ux%u): scale one to the other's size first", r->path, a->w, a->h,
+                      d->path, b->w, b->h);
+    if (a->bpc != b->bpc)
+        return report(VMAF_EXIT_INPUT, "reference and distorted bit depths differ (%s: %u, "
+                      "%s: %u): convert one to the other's depth first", r->path, a->bpc,
+                      d->path, b->bpc);
+    if (a->pix_fmt != b->pix_fmt)
+        return report(VMAF_EXIT_INPUT, "reference and distorted pixel formats differ (%s: %s, "
+                      "%s: %s): convert one to the other's format first", r->path,
+                      input_pix_fmt_name(a->pix_fmt), d->path, input_pix_fmt_name(b->pix_fmt));
+    return 0;
+}
+
+static int make_dict(const CliKeyVal *kv, unsigned n, VmafFeatureDictionary **dict)
+{
+    *dict = NULL;
+    for (unsigned i = 0; i < n; i++) {
+        if (vmaf_feature_dictionary_set(dict, kv[i].key, kv[i].val)) {
+            vmaf_feature_dictionary_free(dict);
+            return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
+/* The library's log level is process-wide and set by vmaf_init(); a
+ * throw-away context sets it while no real one exists yet. */
+static void set_library_log_level(enum VmafLogLevel level)
+{
+    VmafContext *tmp = NULL;
+    VmafConfiguration cfg = { .log_level = level };
+    if (!vmaf_init(&tmp, cfg))
+        vmaf_close(tmp);
+}
+
+typedef struct LoadedModel {
+    VmafModel *model;
+    VmafModelCollection *collection;
+    const char *label;
+} LoadedModel;
+
+static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel level)
+{
+    VmafModelConfig cfg = { .name = m->name, .flags = m->flags };
+    lm->label = m->name && strcmp(m->name, "vmaf") ? m->name : m->version ? m->version : m->path;
+    /* A -m may name a model or a model collection, as in the reference. Both
+     * loaders are tried quietly; only when both refuse is the model loader's
+     * reason shown. */
+    set_library_log_level(VMAF_LOG_LEVEL_NONE);
+    int err = m->version ? vmaf_model_load(&lm->model, &cfg, m->version)
+                         : vmaf_model_load_from_path(&lm->model, &cfg, m->path);
+    if (err) {
+        lm->model = NULL;
+        VmafModel *first = NULL;
+        err = m->version ? vmaf_model_collection_load(&first, &lm->collection, &cfg, m->version)
+                         : vmaf_model_collection_load_from_path(&first, &lm->collection, &cfg,
+                                                                m->path);
+        if (err)
+            lm->collection = NULL;
+        else
+            lm->model = first;
+    }
+    set_library_log_level(level);
+    if (err) {
+        VmafModel *again = NULL;
+        int err2 = m->version ? vmaf_model_load(&again, &cfg, m->version)
+                              : vmaf_model_load_from_path(&again, &cfg, m->path);
+        if (!err2)
+            vmaf_model_destroy(again);
+        return report(VMAF_EXIT_MODEL, "cannot load model (%s%s): %s; pass -m version=%s, "
+                      "another path=, or -n", m->version ? "version=" : "path=",
+                      m->version ? m->version : m->path,
+                      err == -ENOENT ? "no such file" : err == -EACCES ? "permission denied"
+                      : err == -ENOMEM ? "out of memory" : "see the reason above",
+                      "vmaf_v0.6.1");
+    }
+    for (unsigned j = 0; j < m->overload_cnt; j++) {
+        VmafFeatureDictionary *dict;
+        if (make_dict(m->overload[j].opt, m->overload[j].opt_cnt, &dict))
+            return report(VMAF_EXIT_SCORING, "out of memory (model %s)", lm->label);
+        err = lm->collection
+            ? vmaf_model_collection_feature_overload(lm->model, &lm->collection,
+                                                     m->overload[j].feature, dict)
+            : vmaf_model_feature_overload(lm->model, m->overload[j].feature, dict);
+        if (err)
+            return report(VMAF_EXIT_MODEL, "bad feature overload (model %s, feature %s): the "
+                          "model has no such feature or the option is invalid (see above)",
+                          lm->label, m->overload[j].feature);
+    }
+    return 0;
+}
+
+/* `fmt` is one of the conversions cli_parse builds (%.6f, %.17g, %.Nf). */
+static void put_score(FILE *f, const char *fmt, double v)
+{
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+    fprintf(f, fmt, v);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct Progress {
+    bool on;
+    double t0, last;
+    int64_t total; /* -1: unknown */
+} Progress;
+
+static void progress_update(Progress *p, unsigned done, bool final)
+{
+    if (!p->on)
+        return;
+    const double t = now_s();
+    if (!final && t - p->last < 0.1)
+        return;
+    p->last = t;
+    const double el = t - p->t0;
+    const double fps = el > 0 ? done / el : 0;
+    if (p->total > 0) {
+        const double eta = fps > 0 && p->total > done ? (double)(p->total - done) / fps : 0;
+        fprintf(stderr, "\rvmaf: frame %u/%lld, %.1f fps, ETA %d:%02d\033[K", done,
+                (long long)p->total, fps, (int)eta / 60, (int)eta % 60);
+    } else {
+        fprintf(stderr, "\rvmaf: frame %u, %.1f fps\033[K", done, fps);
+    }
+    if (final)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+/* Frames that will be scored, when both files tell: -1 if unknown. */
+static int64_t expected_frames(const CliSettings *c, const InputContext *r, const InputContext *d)
+{
+    if (r->info.frame_cnt < 0 || d->info.frame_cnt < 0)
+        return -1;
+    int64_t a = r->info.frame_cnt - c->frame_skip_ref;
+    int64_t b = d->info.frame_cnt - c->frame_skip_dist;
+    int64_t n = a < b ? a : b;
+    if (n < 0)
+        n = 0;
+    if (c->frame_cnt && n > c->frame_cnt)
+        n = c->frame_cnt;
+    return n;
+}
+
+static int skip_frames(InputContext *in, unsigned n, const char *opt)
+{
+    for (unsigned k = 0; k < n; k++) {
+        if (interrupted)
+            return VMAF_EXIT_INTERRUPTED;
+        int r = input_skip_frame(in);
+        if (r < 0)
+            return interrupted ? VMAF_EXIT_INTERRUPTED : report(VMAF_EXIT_INPUT, "%s", in->err);
+        if (r == 0)
+            return report(VMAF_EXIT_INPUT, "not enough frames to skip (%s, %s %u): the file "
+                          "has only %u frames", in->path, opt, n, k);
+    }
+    return 0;
+}
+
+typedef struct PicSource {
+    VmafContext *vmaf;
+    bool pool;
+    unsigned w, h, bpc;
+} PicSource;
+
+static int get_picture(const PicSource *src, VmafPicture *pic)
+{
+    if (src->pool)
+        return vmaf_cuda_fetch_preallocated_picture(src->vmaf, pic);
+    /* Every feature in use reads luma only: chroma is skipped while reading. */
+    return vmaf_picture_alloc(pic, VMAF_PIX_FMT_YUV400P, src->bpc, src->w, src->h);
+}
+
+/* Chooses the backend; for --backend auto, `note` receives the line that
+ * says which one, printed once the run is set up. */
+static int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, char *note,
+                         size_t note_sz)
+{
+    *cuda = false;
+    note[0] = '\0';
+    if (c->backend == CLI_BACKEND_CPU)
+        return 0;
+    VmafCudaState *cu = NULL;
+    VmafCudaConfiguration ccfg = { .cu_ctx = NULL };
+    int err = vmaf_cuda_state_init(&cu, ccfg);
+    if (!err)
+        err = vmaf_cuda_import_state(vmaf, cu);
+    if (err) {
+        const char *why = err == -ENODEV ? "no usable CUDA device, or a build without CUDA"
+                                         : strerror(-err);
+        if (c->backend == CLI_BACKEND_CUDA)
+            return report(VMAF_EXIT_GPU, "CUDA backend unavailable (--backend cuda): %s; use "
+                          "--backend cpu or auto", why);
+        snprintf(note, note_sz, "vmaf: backend: cpu (CUDA not used: %s)", why);
+        return 0;
+    }
+    *cuda = true;
+    if (c->backend == CLI_BACKEND_AUTO)
+        snprintf(note, note_sz, "vmaf: backend: cuda");
+    return 0;
+}
+
+int main(int argc, char *argv[])
+{
+    CliSettings c;
+    char perr[512];
+    int status = VMAF_EXIT_OK;
+    int err = cli_parse(argc, argv, &c, perr, sizeof(perr));
+    if (err == CLI_PARSE_HELP) {
+        fputs(cli_usage(), stdout);
+        cli_settings_free(&c);
+        return fflush(stdout) ? VMAF_EXIT_OUTPUT : VMAF_EXIT_OK;
+    }
+    if (err == CLI_PARSE_VERSION) {
+        printf("%s\n", vmaf_version());
+        cli_settings_free(&c);
+        return fflush(stdout) ? VMAF_EXIT_OUTPUT : VMAF_EXIT_OK;
+    }
+    if (err) {
+        if (err == -ENOMEM)
+            fprintf(stderr, "vmaf: out of memory (command line)\n");
+        else
+            fprintf(stderr, "%s\n", perr);
+        cli_settings_free(&c);
+        return err == -ENOMEM ? VMAF_EXIT_SCORING : VMAF_EXIT_USAGE;
+    }
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    /* A second Ctrl-C kills at once; blocking reads return EINTR so that a
+     * stalled pipe does not hold up the first. */
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+
+    const enum VmafLogLevel log_level = c.quiet ? VMAF_LOG_LEVEL_ERROR : VMAF_LOG_LEVEL_WARNING;
+    InputContext ref, dist;
+    memset(&ref, 0, sizeof(ref));
+    memset(&dist, 0, sizeof(dist));
+    LoadedModel models[CLI_MAX_MODELS];
+    memset(models, 0, sizeof(models));
+    VmafContext *vmaf = NULL;
+    unsigned idx = 0;
+
+    const InputRawParams raw = { c.width, c.height, c.pix_fmt, c.bitdepth };
+    if (input_open(&ref, c.path_ref, c.use_yuv ? &raw : NULL)) {
+        status = report(VMAF_EXIT_INPUT, "%s", ref.err + 0);
+        goto end;
+    }
+    if (input_open(&dist, c.path_dist, c.use_yuv ? &raw : NULL)) {
+        status = report(VMAF_EXIT_INPUT, "%s", dist.err);
+        goto end;
+    }
+    if ((status = check_pair(&ref, &dist)))
+        goto end;
+    const int64_t total = expected_frames(&c, &ref, &dist);
+    if (ref.info.frame_cnt >= 0 && dist.info.frame_cnt >= 0) {
+        /* Both counts are known from the file sizes: a mismatch is reported
+         * before any work. Y4M counts assume bare FRAME lines, so only raw
+         * files are judged here; Y4M mismatches surface while reading. */
+        if (c.frame_skip_ref >= ref.info.frame_cnt && c.use_yuv) {
+            status = report(VMAF_EXIT_INPUT, "not enough frames to skip (%s, --frame_skip_ref "
+                            "%u): the file has only %lld frames", ref.path, c.frame_skip_ref,
+                            (long long)ref.info.frame_cnt);
+            goto end;
+        }
+        if (c.frame_skip_dist >= dist.info.frame_cnt && c.use_yuv) {
+            status = report(VMAF_EXIT_INPUT, "not enough frames to skip (%s, --frame_skip_dist "
+                            "%u): the file has only %lld frames", dist.path, c.frame_skip_dist,
+                            (long long)dist.info.frame_cnt);
+            goto end;
+        }
+        const int64_t a = ref.info.frame_cnt - c.frame_skip_ref;
+        const int64_t b = dist.info.frame_cnt - c.frame_skip_dist;
+        if (c.use_yuv && a != b && (!c.frame_cnt || c.frame_cnt > (a < b ? a : b))) {
+            status = report(VMAF_EXIT_INPUT, "frame counts differ (%s: %lld, %s: %lld frames "
+                            "to score): score the common part with --frame_cnt %lld, or align "
+                            "them with --frame_skip_ref/--frame_skip_dist", ref.path,
+                            (long long)a, dist.path, (long long)b, (long long)(a < b ? a : b));
+            goto end;
+        }
+    }
+    if (c.output_path && (status = check_output_path(c.output_path, c.path_ref, c.path_dist)))
+        goto end;
+
+    for (unsigned i = 0; i < c.model_cnt; i++)
+        if ((status = load_model(&c.model[i], &models[i], log_level)))
+            goto end;
+
+    VmafConfiguration cfg = {
+        .log_level = log_level,
+        .n_threads = c.threads,
+        .n_subsample = c.subsample,
+        .cpumask = c.cpumask,
+        .gpumask = c.backend == CLI_BACKEND_CPU ? 1 : 0,
+    };
+    err = vmaf_init(&vmaf, cfg);
+    if (err) {
+        vmaf = NULL;
+        status = report(VMAF_EXIT_SCORING, "cannot create the scoring context (%s): %s",
+                        "vmaf_init", strerror(-err));
+        goto end;
+    }
+    bool cuda;
+    char backend_note[160];
+    if ((status = setup_backend(&c, vmaf, &cuda, backend_note, sizeof(backend_note))))
+        goto end;
+
+    for (unsigned i = 0; i < c.model_cnt; i++) {
+        err = models[i].collection
+            ? vmaf_use_features_from_model_collection(vmaf, models[i].collection)
+            : vmaf_use_features_from_model(vmaf, models[i].model);
+        if (err) {
+            if (c.model[i].is_default)
+                status = report(VMAF_EXIT_MODEL, "cannot use the default model (vmaf_v0.6.1): "
+                                "its features have no extractor here (see above); pass -n "
+                                "with --feature NAME, or another model with -m");
+            else
+                status = report(VMAF_EXIT_MODEL, "cannot use model (%s): its features cannot "
+                                "be extracted (see above); pass -n or another model",
+                                models[i].label);
+            goto end;
+        }
+    }
+    for (unsigned i = 0; i < c.feature_cnt; i++) {
+        VmafFeatureDictionary *dict;
+        if (make_dict(c.feature[i].opt, c.feature[i].opt_cnt, &dict)) {
+            status = report(VMAF_EXIT_SCORING, "out of memory (--feature %s)",
+                            c.feature[i].name);
+            goto end;
+        }
+        err = vmaf_use_feature(vmaf, c.feature[i].name, dict);
+        if (err) {
+            status = err == -ENOMEM
+                ? report(VMAF_EXIT_SCORING, "out of memory (--feature %s)", c.feature[i].name)
+                : report(VMAF_EXIT_USAGE, "cannot use feature (--feature %s): unknown name or "
+                         "bad option (see above)", c.feature[i].name);
+            goto end;
+        }
+    }
+
+    PicSource src = { vmaf, false, ref.info.w, ref.info.h, ref.info.bpc };
+    if (cuda) {
+        VmafCudaPictureConfiguration pcfg = {
+            .pic_params = { .w = ref.info.w, .h = ref.info.h, .bpc = ref.info.bpc,
+                            .pix_fmt = VMAF_PIX_FMT_YUV400P },
+            .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
+        };
+        err = vmaf_cuda_preallocate_pictures(vmaf, pcfg);
+        if (err && !c.quiet)
+            fprintf(stderr, "vmaf: warning: no pinned picture pool (%s): reading into ordinary "
+                    "memory, uploads are slower\n", strerror(-err));
+        src.pool = !err;
+    }
+
+    if (backend_note[0] && !c.quiet)
+        fprintf(stderr, "%s\n", backend_note);
+    if ((status = skip_frames(&ref, c.frame_skip_ref, "--frame_skip_ref")) ||
+        (status = skip_frames(&dist, c.frame_skip_dist, "--frame_skip_dist")))
+        goto end;
+
+    Progress prog = { .on = isatty(STDERR_FILENO) && !c.quiet, .t0 = now_s(), .total = total };
+    for (idx = 0; !c.frame_cnt || idx < c.frame_cnt; idx++) {
+        if (interrupted)
+            break;
+        VmafPicture pr, pd;
+        memset(&pr, 0, sizeof(pr));
+        memset(&pd, 0, sizeof(pd));
+        if ((err = get_picture(&src, &pr)) || (err = get_picture(&src, &pd))) {
+            if (pr.ref)
+                vmaf_picture_unref(&pr);
+            status = report(VMAF_EXIT_SCORING, "cannot allocate a picture (frame %u, %ux%u "
+                            "%u-bit): %s", idx, src.w, src.h, src.bpc, strerror(-err));
+            goto end;
+        }
+        const int r1 = input_read_frame(&ref, &pr);
+        const int r2 = r1 < 0 ? 0 : input_read_frame(&dist, &pd);
+        if (r1 <= 0 || r2 <= 0) {
+            vmaf_picture_unref(&pr);
+            vmaf_picture_unref(&pd);
+        }
+        if (r1 < 0 || r2 < 0) {
+            status = interrupted ? VMAF_EXIT_INTERRUPTED
+                                 : report(VMAF_EXIT_INPUT, "%s", r1 < 0 ? ref.err : dist.err);
+            goto end;
+        }
+        if (!r1 && !r2)
+            break;
+        if (!r1 || !r2) {
+            const InputContext *done = r1 ? &dist : &ref, *more = r1 ? &ref : &dist;
+            status = report(VMAF_EXIT_INPUT, "frame counts differ (%s ends after %u frames to "
+                            "score, %s has more): score the common part with --frame_cnt %u, "
+                            "or align them with --frame_skip_ref/--frame_skip_dist",
+                            done->path, idx, more->path, idx);
+            goto end;
+        }
+        err = vmaf_read_pictures(vmaf, &pr, &pd, idx);
+        if (err) {
+            status = report(VMAF_EXIT_SCORING, "scoring failed (frame %u): %s (see the "
+                            "library's reason above)", idx,
+                            err == -EINVAL ? "a feature refused the pictures" : strerror(-err));
+            goto end;
+        }
+        progress_update(&prog, idx + 1, false);
+    }
+    if (interrupted) {
+        progress_update(&prog, idx, true);
+        status = VMAF_EXIT_INTERRUPTED;
+        goto end;
+    }
+    progress_update(&prog, idx, true);
+    if (!idx) {
+        status = report(VMAF_EXIT_INPUT, "no frames to score (%s, %s): the inputs hold no "
+                        "frames after skipping", ref.path, dist.path);
+        goto end;
+    }
+    err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
+    if (err) {
+        status = report(VMAF_EXIT_SCORING, "scoring failed (flush after frame %u): %s (see "
+                        "above)", idx - 1, strerror(-err));
+        goto end;
+    }
+
+    /* Pooling also stores each model's per-frame predictions, which the
+     * report then contains: it runs with -q too. The summary goes to
+     * stdout, unless the report itself does. */
+    FILE *sum = c.quiet ? NULL : c.output_path && !strcmp(c.output_path, "-") ? stderr : stdout;
+    for (unsigned i = 0; i < c.model_cnt && !c.no_prediction; i++) {
+        if (models[i].collection) {
+            VmafModelCollectionScore s;
+            memset(&s, 0, sizeof(s));
+            err = vmaf_score_pooled_model_collection(vmaf, models[i].collection,
+                                                     VMAF_POOL_METHOD_MEAN, &s, 0, idx - 1);
+            if (err) {
+                status = report(VMAF_EXIT_SCORING, "cannot pool model scores (%s): %s",
+                                models[i].label, strerror(-err));
+                goto end;
+            }
+            if (sum && s.type == VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP) {
+                fprintf(sum, "%s: ", models[i].label);
+                put_score(sum, c.precision_fmt, s.bootstrap.bagging_score);
+                fputs(", ci.p95: [", sum);
+                put_score(sum, c.precision_fmt, s.bootstrap.ci.p95.lo);
+                fputs(", ", sum);
+                put_score(sum, c.precision_fmt, s.bootstrap.ci.p95.hi);
+                fputs("], stddev: ", sum);
+                put_score(sum, c.precision_fmt, s.bootstrap.stddev);
+                fputc('\n', sum);
+            }
+            continue;
+        }
+        double score;
+        err = vmaf_score_pooled(vmaf, models[i].model, VMAF_POOL_METHOD_MEAN, &score, 0, idx - 1);
+        if (err) {
+            status = report(VMAF_EXIT_SCORING, "cannot pool model scores (%s): %s",
+                            models[i].label, strerror(-err));
+            goto end;
+        }
+        if (sum) {
+            fprintf(sum, "%s: ", models[i].label);
+            put_score(sum, c.precision_fmt, score);
+            fputc('\n', sum);
+        }
+    }
+    for (unsigned i = 0; sum && i < c.feature_cnt; i++) {
+        double score;
+        /* Features whose output is named differently from the extractor
+         * are in the report only. */
+        if (vmaf_feature_score_pooled(vmaf, c.feature[i].name, VMAF_POOL_METHOD_MEAN, &score, 0,
+                                      idx - 1))
+            continue;
+        fprintf(sum, "%s: ", c.feature[i].name);
+        put_score(sum, c.precision_fmt, score);
+        fputc('\n', sum);
+    }
+    if (sum && fflush(sum)) {
+        status = report(VMAF_EXIT_OUTPUT, "cannot write the summary (%s): %s",
+                        sum == stdout ? "stdout" : "stderr", strerror(errno));
+        goto end;
+    }
+
+    if (interrupted) {
+        status = VMAF_EXIT_INTERRUPTED;
+        goto end;
+    }
+    if (c.output_path) {
+        err = vmaf_write_output_with_format(vmaf, c.output_path, c.output_fmt, c.precision_fmt);
+        if (err) {
+            status = report(VMAF_EXIT_OUTPUT, "cannot write report (%s): %s", c.output_path,
+                            strerror(-err));
+            goto end;
+        }
+        if (interrupted) {
+            /* Interrupted while the report was being written: an
+             * interrupted run leaves no report behind. */
+            unlink(c.output_path);
+            status = VMAF_EXIT_INTERRUPTED;
+        }
+    }
+
+end:
+    if (vmaf) {
+        err = vmaf_close(vmaf);
+        if (err && !status)
+            status = report(VMAF_EXIT_SCORING, "scoring failed (closing): %s", strerror(-err));
+    }
+    for (unsigned i = 0; i < c.model_cnt; i++) {
+        if (models[i].collection)
+            vmaf_model_collection_destroy(models[i].collection);
+        else
+            vmaf_model_destroy(models[i].model);
+    }
+    input_close(&ref);
+    input_close(&dist);
+    cli_settings_free(&c);
+    if (status == VMAF_EXIT_INTERRUPTED)
+        fprintf(stderr, "vmaf: interrupted (SIGINT, after %u frames): no report written\n", idx);
+    return status;
+}
