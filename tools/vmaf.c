@@ -628,11 +628,10 @@ end:
         if (err && !status)
             status = report(VMAF_EXIT_SCORING, "scoring failed (closing): %s", strerror(-err));
     }
+    /* A collection and its model "0" are released separately, as with libvmaf. */
     for (unsigned i = 0; i < c.model_cnt; i++) {
-        if (models[i].collection)
-            vmaf_model_collection_destroy(models[i].collection);
-        else
-            vmaf_model_destroy(models[i].model);
+        vmaf_model_collection_destroy(models[i].collection);
+        vmaf_model_destroy(models[i].model);
     }
     input_close(&ref);
     input_close(&dist);

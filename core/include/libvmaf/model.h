@@ -96,8 +96,10 @@ typedef struct VmafModelCollectionScore {
 /**
  * Load a built-in model collection ("vmaf_b_v0.6.3").
  *
- * @param model            Receives the first model of the collection, owned by
- *                         the collection (do not destroy it separately).
+ * @param model            Receives model "0" of the collection, scored under the
+ *                         model's name. Free it with vmaf_model_destroy() as with
+ *                         libvmaf; the collection holds its own reference, so the
+ *                         model and the collection may be freed in either order.
  * @param model_collection Receives the collection.
  * @return 0 on success, negative errno on error.
  */

@@ -113,7 +113,7 @@ static void model_free_fields(VmafModel *m)
 
 void vmaf_model_destroy(VmafModel *model)
 {
-    if (!model)
+    if (!model || --model->refs)
         return;
     model_free_fields(model);
     free(model);
@@ -459,6 +459,7 @@ static int model_from_json(VmafModel **out, const json_t *root, const char *name
     VmafModel *m = calloc(1, sizeof(*m));
     if (!m)
         return -ENOMEM;
+    m->refs = 1;
     m->name = dup_str(name);
     m->source = dup_str(w->source);
     int err = (!m->name || !m->source) ? -ENOMEM : parse_model_dict(w, root, m, flags);
@@ -560,6 +561,7 @@ void vmaf_model_collection_destroy(VmafModelCollection *mc)
 {
     if (!mc)
         return;
+    vmaf_model_destroy(mc->head);
     if (mc->model)
         for (unsigned i = 0; i < mc->cnt; i++)
             vmaf_model_destroy(mc->model[i]);
@@ -683,6 +685,8 @@ done:
         vmaf_model_collection_destroy(mc);
         return err;
     }
+    head->refs++;
+    mc->head = head;
     *model = head;
     *mcp = mc;
     return 0;
@@ -952,11 +956,14 @@ int vmaf_model_collection_feature_overload(VmafModel *model, VmafModelCollection
         vmaf_feature_dictionary_free(&opts_dict);
         return -EINVAL;
     }
-    /* model is the collection's model "0", which the caller owns. */
+    /* model is normally the collection's model "0"; any other is overloaded
+     * too, as libvmaf does. */
     unsigned matched = 0;
-    int err = model ? overload_one(model, feature_name, opts_dict, &matched) : 0;
+    int err = overload_one(mc->head, feature_name, opts_dict, &matched);
     for (unsigned i = 0; i < mc->cnt && !err; i++)
         err = overload_one(mc->model[i], feature_name, opts_dict, &matched);
+    if (!err && model && model != mc->head)
+        err = overload_one(model, feature_name, opts_dict, &matched);
     if (!err && !matched) {
         char list[512];
         list_features(mc->model[0], list, sizeof(list));

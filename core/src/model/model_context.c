@@ -142,6 +142,7 @@ static int use_models(VmafContext *vmaf, VmafModel *const *models, unsigned n_mo
             break;
         void *priv = calloc(1, use[i].fex->priv_size ? use[i].fex->priv_size : 1);
         if (!priv) {
+            vmaf_error("model %s: out of memory", use[i].model->name);
             err = -ENOMEM;
             break;
         }
@@ -181,7 +182,17 @@ int vmaf_use_features_from_model_collection(VmafContext *vmaf, VmafModelCollecti
                    "be NULL");
         return -EINVAL;
     }
-    return use_models(vmaf, mc->model, mc->cnt);
+    VmafModel **all = malloc(sizeof(*all) * (mc->cnt + 1));
+    if (!all) {
+        vmaf_error("model collection %s: out of memory", mc->name);
+        return -ENOMEM;
+    }
+    all[0] = mc->head;
+    for (unsigned i = 0; i < mc->cnt; i++)
+        all[i + 1] = mc->model[i];
+    const int err = use_models(vmaf, all, mc->cnt + 1);
+    free(all);
+    return err;
 }
 
 int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model, double *score, unsigned index)

@@ -42,6 +42,7 @@ typedef struct VmafModelPoint {
 } VmafModelPoint;
 
 struct VmafModel {
+    unsigned refs; /* 1, or 2 for a collection's model "0" (see below) */
     char *name;   /* score name in the collector and reports */
     char *source; /* "model file <path>" or "built-in model <version>", for messages */
     enum VmafModelType type;
@@ -65,11 +66,13 @@ struct VmafModel {
     VmafSvm *svm;
 };
 
-/* Model "0" of a collection file is handed to the caller as a plain model
- * (scored as <name>, destroyed by the caller), as libvmaf does, so programs
- * written for libvmaf free each object once. */
+/* Model "0" of a collection file is handed to the caller as a plain model,
+ * and the collection keeps a second reference to it. Programs written for
+ * libvmaf destroy both the model and the collection, in either order, and
+ * neither frees it twice; the collection can still score it. */
 struct VmafModelCollection {
     char *name;          /* prefix of the collection's scores */
+    VmafModel *head;     /* model "0": the score <name> (one reference) */
     VmafModel **model;   /* models "1".."N": the bags, scores <name>_0001.. */
     unsigned cnt;
 };
@@ -96,8 +99,8 @@ int vmaf_model_predict(const VmafModel *model, VmafFeatureCollector *fc, unsigne
 void vmaf_model_transform(const VmafModel *model, double *score, uint64_t flags);
 void vmaf_model_clip(const VmafModel *model, double *score, uint64_t flags);
 
-/* Bootstrap statistics of a collection at index; stores every bag's score
- * and <name>_bagging/_stddev/_ci_p95_lo/_ci_p95_hi. */
+/* Bootstrap statistics of a collection at index; stores model "0"'s score
+ * (<name>), every bag's and <name>_bagging/_stddev/_ci_p95_lo/_ci_p95_hi. */
 int vmaf_model_collection_predict(const VmafModelCollection *mc, VmafFeatureCollector *fc,
                                   unsigned index, VmafModelCollectionScore *score);
 

@@ -188,7 +188,12 @@ int vmaf_model_collection_predict(const VmafModelCollection *mc, VmafFeatureColl
         return -ENOMEM;
     }
 
-    int err = 0;
+    /* Model "0" is the collection's plain score, as a plain model. */
+    double head;
+    int err = vmaf_model_predict(mc->head, fc, index, 0, &head);
+    if (!err)
+        err = store(fc, mc->head->name, "", head, index);
+
     /* The statistics use each bag's score before transform and clip; the
      * bag's own score, as stored, has both. */
     for (unsigned i = 0; i < n && !err; i++) {

@@ -1,0 +1,413 @@
+/* Bad model files: each is refused at load with -EINVAL (or the errno of
+ * the failed open) and one error line that names the file and the
+ * offending key. The cases are the shipped vmaf_v0.6.1 / vmaf_b_v0.6.3
+ * models with one thing broken. */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/model.h"
+
+#include "log.h"
+
+static char tmp_dir[256];
+static char model_path[512], coll_path[512];
+static int n_fail, n_case;
+
+/* Runs the load with stderr sent to a file and returns what was logged. */
+static char captured[8192];
+
+static int load(const char *path, int collection)
+{
+    char log_path[600];
+    snprintf(log_path, sizeof(log_path), "%s/log.txt", tmp_dir);
+    fflush(stderr);
+    const int saved = dup(2);
+    const int fd = open(log_path, O_CREAT | O_TRUNC | O_WRONLY, 0600);
+    dup2(fd, 2);
+    close(fd);
+    VmafModelConfig cfg = {.name = NULL};
+    int err;
+    if (collection) {
+        VmafModel *m = NULL;
+        VmafModelCollection *mc = NULL;
+        err = vmaf_model_collection_load_from_path(&m, &mc, &cfg, path);
+        if (!err && (!m || !mc))
+            err = 12345;
+        if (err && (m || mc))
+            err = 54321; /* outputs must stay NULL on failure */
+        vmaf_model_destroy(m);
+        vmaf_model_collection_destroy(mc);
+    } else {
+        VmafModel *m = NULL;
+        err = vmaf_model_load_from_path(&m, &cfg, path);
+        if (err && m)
+            err = 54321;
+        vmaf_model_destroy(m);
+    }
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    FILE *f = fopen(log_path, "r");
+    size_t n = f ? fread(captured, 1, sizeof(captured) - 1, f) : 0;
+    captured[n] = '\0';
+    if (f)
+        fclose(f);
+    return err;
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* Writes text as the case's model file and checks the refusal. */
+static void expect_text(const char *name, const char *text, size_t len, int collection,
+                        int want_err, const char *want_key)
+{
+    /* A neutral file name, so that only the message can match the key. */
+    char path[600];
+    snprintf(path, sizeof(path), "%s/case%d.json", tmp_dir, n_case);
+    FILE *f = fopen(path, "wb");
+    fwrite(text, 1, len, f);
+    fclose(f);
+    n_case++;
+    const int err = load(path, collection);
+    int ok = err == want_err;
+    ok &= strstr(captured, path) != NULL;
+    const char *after_path = strstr(captured, path);
+    ok &= !want_key || (after_path && strstr(after_path + strlen(path), want_key) != NULL);
+    ok &= count_lines(captured) == 1;
+    if (getenv("VMAF_TEST_VERBOSE"))
+        printf("%-26s %s", name, captured);
+    if (!ok) {
+        n_fail++;
+        fprintf(stderr, "FAIL %s: err %d (want %d), log:\n%s(want the path and '%s' in one line)\n",
+                name, err, want_err, captured, want_key ? want_key : "");
+    }
+    unlink(path);
+}
+
+static void expect_json(const char *name, json_t *root, int collection, const char *want_key)
+{
+    char *s = json_dumps(root, JSON_REAL_PRECISION(17));
+    json_decref(root);
+    expect_text(name, s, strlen(s), collection, -EINVAL, want_key);
+    free(s);
+}
+
+static json_t *base(const char *path)
+{
+    json_error_t je;
+    json_t *r = json_load_file(path, 0, &je);
+    if (!r) {
+        fprintf(stderr, "%s: %s\n", path, je.text);
+        exit(1);
+    }
+    return r;
+}
+
+static json_t *md(json_t *root)
+{
+    return json_object_get(root, "model_dict");
+}
+
+/* The model with one replacement made in its libsvm text. */
+static json_t *svm_edit(const char *from, const char *to)
+{
+    json_t *r = base(model_path);
+    const char *t = json_string_value(json_object_get(md(r), "model"));
+    const char *at = strstr(t, from);
+    if (!at) {
+        fprintf(stderr, "test bug: '%s' not in the model text\n", from);
+        exit(1);
+    }
+    const size_t n = strlen(t) - strlen(from) + strlen(to) + 1;
+    char *s = malloc(n);
+    snprintf(s, n, "%.*s%s%s", (int)(at - t), t, to, at + strlen(from));
+    json_object_set_new(md(r), "model", json_string(s));
+    free(s);
+    return r;
+}
+
+static json_t *with(const char *key, json_t *val)
+{
+    json_t *r = base(model_path);
+    json_object_set_new(md(r), key, val);
+    return r;
+}
+
+static json_t *without(const char *key)
+{
+    json_t *r = base(model_path);
+    json_object_del(md(r), key);
+    return r;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    *len = fread(s, 1, (size_t)n, f);
+    s[*len] = '\0';
+    fclose(f);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s vmaf_v0.6.1.json vmaf_b_v0.6.3.json\n", argv[0]);
+        return 2;
+    }
+    snprintf(model_path, sizeof(model_path), "%s", argv[1]);
+    snprintf(coll_path, sizeof(coll_path), "%s", argv[2]);
+    snprintf(tmp_dir, sizeof(tmp_dir), "%s/vmaf_bad_model_XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmp_dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    /* Warning level: a model read as a collection (or the reverse) is only a
+     * warning, since callers probe one way and then the other. */
+    vmaf_log_set_level(VMAF_LOG_LEVEL_WARNING);
+
+    /* The unbroken files load (otherwise every case below proves nothing). */
+    n_case++;
+    if (load(model_path, 0) || load(coll_path, 1)) {
+        fprintf(stderr, "FAIL: the shipped models do not load:\n%s", captured);
+        n_fail++;
+    }
+
+    /* Not JSON at all, or cut short. */
+    size_t len;
+    char *text = slurp(model_path, &len);
+    expect_text("truncated", text, len / 2, 0, -EINVAL, "not a valid JSON model");
+    expect_text("truncated_end", text, len - 3, 0, -EINVAL, "not a valid JSON model");
+    expect_text("empty", "", 0, 0, -EINVAL, "not a valid JSON model");
+    expect_text("not_json", "svm_type nu_svr\n", 16, 0, -EINVAL, "not a valid JSON model");
+    free(text);
+    {
+        /* NaN and an overflowing literal are not JSON; the message still
+         * points at the key they are in. */
+        const char *nan = "{\"model_dict\": {\"model_type\": \"LIBSVMNUSVR\", \"slopes\": [NaN]}}";
+        expect_text("nan_literal", nan, strlen(nan), 0, -EINVAL, "slopes");
+        const char *big = "{\"model_dict\": {\"intercepts\": [1e999]}}";
+        expect_text("overflow_literal", big, strlen(big), 0, -EINVAL, "intercepts");
+        const char *dup = "{\"model_dict\": {\"norm_type\": \"none\", \"norm_type\": \"none\"}}";
+        expect_text("duplicate_key", dup, strlen(dup), 0, -EINVAL, "norm_type");
+    }
+
+    /* Structure. */
+    expect_json("top_array", json_pack("[i]", 1), 0, "(top level)");
+    expect_json("no_model_dict", json_pack("{s:i}", "param_dict", 1), 0, "'model_dict'");
+    expect_json("model_dict_string", json_pack("{s:s}", "model_dict", "x"), 0, "'model_dict'");
+
+    /* Missing keys. */
+    expect_json("no_model_type", without("model_type"), 0, "model_dict.model_type");
+    expect_json("no_norm_type", without("norm_type"), 0, "model_dict.norm_type");
+    expect_json("no_feature_names", without("feature_names"), 0, "model_dict.feature_names");
+    expect_json("no_slopes", without("slopes"), 0, "model_dict.slopes");
+    expect_json("no_intercepts", without("intercepts"), 0, "model_dict.intercepts");
+    expect_json("no_model", without("model"), 0, "model_dict.model'");
+
+    /* Wrong types. */
+    expect_json("model_type_number", with("model_type", json_integer(5)), 0,
+                "model_dict.model_type");
+    expect_json("norm_type_array", with("norm_type", json_pack("[s]", "none")), 0,
+                "model_dict.norm_type");
+    expect_json("feature_names_string", with("feature_names", json_string("adm2")), 0,
+                "model_dict.feature_names");
+    expect_json("feature_name_number",
+                with("feature_names", json_pack("[s,i,s,s,s,s]", "a", 2, "c", "d", "e", "f")), 0,
+                "model_dict.feature_names[1]");
+    expect_json("slopes_object", with("slopes", json_object()), 0, "model_dict.slopes");
+    {
+        json_t *r = base(model_path);
+        json_array_set_new(json_object_get(md(r), "intercepts"), 2, json_string("0.5"));
+        expect_json("intercept_string", r, 0, "model_dict.intercepts[2]");
+    }
+    expect_json("model_number", with("model", json_integer(42)), 0, "model_dict.model'");
+    expect_json("score_clip_string", with("score_clip", json_string("0,100")), 0,
+                "model_dict.score_clip");
+    expect_json("score_clip_reversed", with("score_clip", json_pack("[f,f]", 100.0, 0.0)), 0,
+                "model_dict.score_clip");
+    expect_json("transform_array", with("score_transform", json_pack("[f]", 1.0)), 0,
+                "model_dict.score_transform");
+    expect_json("transform_p1_string",
+                with("score_transform", json_pack("{s:s}", "p1", "1.7")), 0,
+                "model_dict.score_transform.p1");
+    expect_json("transform_gte_bool",
+                with("score_transform", json_pack("{s:b}", "out_gte_in", 1)), 0,
+                "model_dict.score_transform.out_gte_in");
+    expect_json("transform_lte_word",
+                with("score_transform", json_pack("{s:s}", "out_lte_in", "yes")), 0,
+                "model_dict.score_transform.out_lte_in");
+    expect_json("knots_decreasing",
+                with("score_transform",
+                     json_pack("{s:[[f,f],[f,f]]}", "knots", 50.0, 60.0, 40.0, 70.0)), 0,
+                "model_dict.score_transform.knots[1]");
+    expect_json("knots_single", with("score_transform", json_pack("{s:[[f,f]]}", "knots", 1.0, 1.0)),
+                0, "model_dict.score_transform.knots");
+    expect_json("opts_not_array", with("feature_opts_dicts", json_object()), 0,
+                "model_dict.feature_opts_dicts");
+    expect_json("opts_entry_string",
+                with("feature_opts_dicts", json_pack("[{},{},s,{},{},{}]", "x")), 0,
+                "model_dict.feature_opts_dicts[2]");
+    expect_json("opts_value_array",
+                with("feature_opts_dicts", json_pack("[{},{},{s:[]},{},{},{}]", "k")), 0,
+                "model_dict.feature_opts_dicts[2].k");
+
+    /* Unknown values. */
+    expect_json("model_type_unknown", with("model_type", json_string("RANDOMFOREST")), 0,
+                "model_dict.model_type");
+    expect_json("norm_type_unknown", with("norm_type", json_string("zscore")), 0,
+                "model_dict.norm_type");
+
+    /* Numbers out of range. */
+    {
+        json_t *r = base(model_path);
+        json_array_set_new(json_object_get(md(r), "slopes"), 3, json_real(1e300));
+        expect_json("slope_huge", r, 0, "model_dict.slopes[3]");
+        r = base(model_path);
+        json_array_set_new(json_object_get(md(r), "slopes"), 0, json_real(0.0));
+        expect_json("slope_zero", r, 0, "model_dict.slopes[0]");
+        expect_json("transform_p2_huge",
+                    with("score_transform", json_pack("{s:f}", "p2", -1e200)), 0,
+                    "model_dict.score_transform.p2");
+    }
+
+    /* Counts and lengths. */
+    {
+        json_t *r = base(model_path);
+        json_array_remove(json_object_get(md(r), "slopes"), 6);
+        expect_json("slopes_short", r, 0, "model_dict.slopes");
+        r = base(model_path);
+        json_array_append_new(json_object_get(md(r), "intercepts"), json_real(1.0));
+        expect_json("intercepts_long", r, 0, "model_dict.intercepts");
+        expect_json("opts_short", with("feature_opts_dicts", json_pack("[{},{}]")), 0,
+                    "model_dict.feature_opts_dicts");
+        expect_json("feature_names_empty", with("feature_names", json_array()), 0,
+                    "model_dict.feature_names");
+        json_t *many = json_array();
+        for (int i = 0; i < 300; i++) {
+            char n[32];
+            snprintf(n, sizeof(n), "f%d", i);
+            json_array_append_new(many, json_string(n));
+        }
+        expect_json("feature_names_huge", with("feature_names", many), 0,
+                    "model_dict.feature_names");
+        expect_json("feature_names_twice",
+                    with("feature_names", json_pack("[s,s,s,s,s,s]", "a", "b", "a", "d", "e", "f")),
+                    0, "model_dict.feature_names[2]");
+        /* Fewer features than the support vectors use. */
+        r = base(model_path);
+        json_array_remove(json_object_get(md(r), "feature_names"), 5);
+        json_array_remove(json_object_get(md(r), "slopes"), 6);
+        json_array_remove(json_object_get(md(r), "intercepts"), 6);
+        expect_json("sv_index_beyond_features", r, 0, "model_dict.model");
+    }
+
+    /* The libsvm text. */
+    expect_json("svm_kernel_unknown", svm_edit("kernel_type rbf", "kernel_type precomputed"), 0,
+                "kernel_type");
+    expect_json("svm_kernel_garbage", svm_edit("kernel_type rbf", "kernel_type gaussian"), 0,
+                "kernel_type");
+    expect_json("svm_type_classifier", svm_edit("svm_type nu_svr", "svm_type c_svc"), 0,
+                "svm_type");
+    expect_json("svm_type_unknown", svm_edit("svm_type nu_svr", "svm_type foo"), 0, "svm_type");
+    expect_json("svm_no_gamma", svm_edit("gamma 0.04\n", ""), 0, "gamma");
+    expect_json("svm_poly_no_degree",
+                svm_edit("kernel_type rbf", "kernel_type polynomial\ncoef0 0"), 0, "'degree'");
+    expect_json("svm_sigmoid_no_coef0", svm_edit("kernel_type rbf", "kernel_type sigmoid"), 0,
+                "'coef0'");
+    expect_json("svm_degree_huge",
+                svm_edit("kernel_type rbf", "kernel_type polynomial\ncoef0 0\ndegree 1000"), 0,
+                "'degree'");
+    expect_json("svm_total_sv_huge", svm_edit("total_sv 211", "total_sv 999999999"), 0,
+                "total_sv");
+    expect_json("svm_total_sv_overflow", svm_edit("total_sv 211", "total_sv 99999999999999999999999"),
+                0, "total_sv");
+    expect_json("svm_total_sv_mismatch", svm_edit("total_sv 211", "total_sv 210"), 0,
+                "total_sv");
+    expect_json("svm_rho_nan", svm_edit("rho -1.33133", "rho nan"), 0, "rho");
+    expect_json("svm_rho_huge", svm_edit("rho -1.33133", "rho 1e300"), 0, "rho");
+    expect_json("svm_rho_two", svm_edit("rho -1.33133", "rho 1 2"), 0, "rho");
+    expect_json("svm_nr_class", svm_edit("nr_class 2", "nr_class 3"), 0, "nr_class");
+    expect_json("svm_no_sv", svm_edit("\nSV\n", "\nXV\n"), 0, "model_dict.model");
+    expect_json("svm_header_unknown", svm_edit("nr_class 2", "nr_klass 2"), 0, "nr_klass");
+    expect_json("svm_coef_nan", svm_edit("\n-4 1:0.65734273", "\nnan 1:0.65734273"), 0,
+                "coefficient");
+    expect_json("svm_coef_huge", svm_edit("\n-4 1:0.65734273", "\n-4e20 1:0.65734273"), 0,
+                "coefficient");
+    expect_json("svm_value_inf", svm_edit("1:0.65734273", "1:1e400"), 0, "model_dict.model");
+    expect_json("svm_value_hex", svm_edit("1:0.65734273", "1:0x1p-1"), 0, "model_dict.model");
+    expect_json("svm_index_descending", svm_edit("1:0.65734273 2:0.34681232", "2:0.65734273 1:0.34681232"),
+                0, "ascend");
+    expect_json("svm_index_zero", svm_edit("1:0.65734273", "0:0.65734273"), 0, "index");
+    expect_json("svm_pair_broken", svm_edit("1:0.65734273", "1=0.65734273"), 0, "index:value");
+
+    /* Collections. */
+    {
+        size_t n;
+        char *c = slurp(coll_path, &n);
+        expect_text("collection_truncated", c, n - 100, 1, -EINVAL, "not a valid JSON model");
+        free(c);
+        json_t *r = base(coll_path);
+        json_object_set_new(r, "x", json_object());
+        expect_json("collection_extra_key", r, 1, "'x'");
+        r = base(coll_path);
+        json_object_del(r, "7");
+        expect_json("collection_gap", r, 1, "'20'");
+        r = base(coll_path);
+        json_array_set_new(json_object_get(md(json_object_get(r, "3")), "slopes"), 1,
+                           json_string("x"));
+        expect_json("collection_member_bad", r, 1, "3.model_dict.slopes[1]");
+        r = base(coll_path);
+        json_object_set_new(md(json_object_get(r, "5")), "model_type", json_string("LIBSVMNUSVR"));
+        expect_json("collection_member_type", r, 1, "5.model_dict.model_type");
+        json_t *whole = base(coll_path);
+        expect_json("collection_one_model", json_pack("{s:O}", "0", json_object_get(whole, "0")),
+                    1, "(top level)");
+        json_decref(whole);
+        /* A collection read as a model and a model read as a collection. */
+        expect_json("collection_as_model", base(coll_path), 0, "collection");
+        expect_json("model_as_collection", base(model_path), 1, "single model");
+    }
+
+    /* Files that cannot be read. */
+    {
+        char path[600];
+        snprintf(path, sizeof(path), "%s/does_not_exist.json", tmp_dir);
+        n_case++;
+        if (load(path, 0) != -ENOENT || !strstr(captured, path)) {
+            n_fail++;
+            fprintf(stderr, "FAIL missing file: %s", captured);
+        }
+        n_case++;
+        if (load(tmp_dir, 0) != -EINVAL || !strstr(captured, tmp_dir)) {
+            n_fail++;
+            fprintf(stderr, "FAIL directory: %s", captured);
+        }
+    }
+
+    char log_path[600];
+    snprintf(log_path, sizeof(log_path), "%s/log.txt", tmp_dir);
+    unlink(log_path);
+    rmdir(tmp_dir);
+    printf("bad models: %d cases, %d failed\n", n_case, n_fail);
+    return n_fail ? 1 : 0;
+}
