@@ -14,6 +14,7 @@
 
 #include "config.h"
 #include "context.h"
+#include "cpu.h"
 #include "cuda/cuda_internal.h"
 #include "log.h"
 #include "picture_internal.h"
@@ -55,6 +56,7 @@ int vmaf_init(VmafContext **out, VmafConfiguration cfg)
         return -EINVAL;
     }
     vmaf_log_set_level(cfg.log_level);
+    vmaf_cpu_set_disabled(cfg.cpumask);
     VmafContext *vmaf = calloc(1, sizeof(*vmaf));
     if (!vmaf) {
         vmaf_error("vmaf_init: out of memory");

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "feature/ssim/ssim.h"
 #include "feature/ssim/ssim_kernels.h"
 
@@ -37,6 +38,7 @@ const float vmaf_ssim_gauss[SSIM_WINDOW] = {
 typedef struct KernelVariant {
     const VmafSsimKernels *k;
     int (*usable)(void);
+    uint64_t cpu_flag; /* VmafConfiguration.cpumask bit that switches it off */
 } KernelVariant;
 
 static int always(void)
@@ -62,34 +64,39 @@ static int has_avx512(void)
 #endif
 
 static const KernelVariant variants[] = {
-    {&vmaf_ssim_kernels_c, always},
+    {&vmaf_ssim_kernels_c, always, 0},
 #if HAVE_SSIM_AVX2
-    {&vmaf_ssim_kernels_avx2, has_avx2},
+    {&vmaf_ssim_kernels_avx2, has_avx2, VMAF_CPU_FLAG_AVX2},
 #endif
 #if HAVE_SSIM_AVX512
-    {&vmaf_ssim_kernels_avx512, has_avx512},
+    {&vmaf_ssim_kernels_avx512, has_avx512, VMAF_CPU_FLAG_AVX512},
 #endif
 };
 #define N_VARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
 
 static const VmafSsimKernels *kernels_forced;
-static const VmafSsimKernels *kernels_best;
+static int kernels_usable[N_VARIANTS];
 static pthread_once_t kernels_once = PTHREAD_ONCE_INIT;
 
 static void kernels_detect(void)
 {
-    kernels_best = variants[0].k;
-    for (int i = 1; i < N_VARIANTS; i++)
-        if (variants[i].usable())
-            kernels_best = variants[i].k;
+    for (int i = 0; i < N_VARIANTS; i++)
+        kernels_usable[i] = variants[i].usable();
 }
 
+/* The best variant the CPU has and the cpumask allows; asked per frame, so a
+ * later vmaf_init() with another mask takes effect. */
 static const VmafSsimKernels *kernels(void)
 {
     if (kernels_forced)
         return kernels_forced;
     pthread_once(&kernels_once, kernels_detect);
-    return kernels_best;
+    const uint64_t off = vmaf_cpu_disabled();
+    const VmafSsimKernels *best = variants[0].k;
+    for (int i = 1; i < N_VARIANTS; i++)
+        if (kernels_usable[i] && !(off & variants[i].cpu_flag))
+            best = variants[i].k;
+    return best;
 }
 
 int vmaf_ssim_kernels_count(void)

@@ -1,0 +1,126 @@
+#!/bin/bash
+# The whole CUDA check on a GPU machine, in one command, from the repository
+# root: build with CUDA for sm_90, run the cuda and ssim suites, the
+# benchmark, the golden parity through the CLI with --backend cpu and --backend
+# cuda, and compute-sanitizer memcheck and racecheck on parity runs. Logs go to
+# $OUT (or the first argument, or /tmp/gpu_suite); a summary table is printed last.
+#
+#   test/cuda/gpu_suite.sh [log dir]
+#
+# Environment: BUILD_DIR (default build-gpu-suite), CUDA_ARCH (default 90),
+# BENCH_FRAMES (default 200), JOBS (default: all cores), SUITES (default
+# "cuda cuda_host ssim"), PARITY=0 / SANITIZE=0 / BENCH=0 to leave a step out.
+set -u
+LOG=${1:-${OUT:-/tmp/gpu_suite}}
+mkdir -p "$LOG"
+BUILD=${BUILD_DIR:-build-gpu-suite}
+ARCH=${CUDA_ARCH:-90}
+JOBS=${JOBS:-$(nproc)}
+FRAMES=${BENCH_FRAMES:-200}
+SUITES=${SUITES:-cuda cuda_host ssim}
+suite_args=()
+for s in $SUITES; do suite_args+=(--suite "$s"); done
+export PATH="/usr/local/cuda/bin:$PATH"
+SUMMARY=()
+
+step() { # name, log file, command...
+    local name=$1 log=$2
+    shift 2
+    local t0=$SECONDS
+    "$@" >"$LOG/$log" 2>&1
+    local rc=$?
+    local res=ok
+    [ $rc -eq 77 ] && res=skip
+    [ $rc -ne 0 ] && [ $rc -ne 77 ] && res="FAIL($rc)"
+    SUMMARY+=("$(printf '%-34s %-9s %4ss  %s' "$name" "$res" $((SECONDS - t0)) "$log")")
+    echo "== $name: $res ($((SECONDS - t0)) s)"
+    return $rc
+}
+
+# jansson: use the system's, else the Debian packages carried in .deb/.
+if ! pkg-config --exists jansson 2>/dev/null && ls .deb/libjansson*.deb >/dev/null 2>&1; then
+    J=/tmp/gpu_suite_jansson
+    rm -rf "$J"
+    for f in .deb/libjansson*.deb; do dpkg -x "$f" "$J"; done
+    PC="$J/usr/lib/x86_64-linux-gnu/pkgconfig"
+    sed -i "s|^prefix=.*|prefix=$J/usr|" "$PC/jansson.pc"
+    export PKG_CONFIG_PATH="$PC:${PKG_CONFIG_PATH:-}"
+    export LIBRARY_PATH="$J/usr/lib/x86_64-linux-gnu:${LIBRARY_PATH:-}"
+    export LD_LIBRARY_PATH="$J/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+fi
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
+    --format=csv >"$LOG/gpu.txt" 2>&1
+nvcc --version | tail -2 >>"$LOG/gpu.txt" 2>&1
+
+rm -rf "$BUILD"
+step "configure (cuda, sm_$ARCH)" configure.log \
+    meson setup "$BUILD" -Dcuda=enabled -Dcuda-arch="$ARCH" -Dbuildtype=release || {
+    cat "$LOG/configure.log" | tail -20
+    printf '%s\n' "${SUMMARY[@]}"
+    exit 1
+}
+step "build" build.log ninja -C "$BUILD" -j"$JOBS" || {
+    grep -E "error|FAILED" "$LOG/build.log" | head -20
+    printf '%s\n' "${SUMMARY[@]}"
+    exit 1
+}
+
+step "meson test: $SUITES" tests.log \
+    meson test -C "$BUILD" "${suite_args[@]}" --print-errorlogs --num-processes 4 -t 2
+cp "$BUILD/meson-logs/testlog.txt" "$LOG/testlog.txt" 2>/dev/null
+grep -E "^ *[0-9]+/[0-9]+ " "$LOG/tests.log" >"$LOG/tests_summary.txt"
+
+if [ "${BENCH:-1}" != 0 ]; then
+    step "benchmark ($FRAMES frames)" bench.log "$BUILD/test/cuda/bench_cuda_ssim" "$FRAMES"
+fi
+
+VMAF="$BUILD/tools/vmaf"
+if [ "${PARITY:-1}" = 0 ]; then
+    SUMMARY+=("CLI golden parity                  skip      (PARITY=0)")
+elif [ -x "$VMAF" ]; then
+    for b in cpu cuda; do
+        step "CLI golden parity --backend $b" "parity_$b.log" \
+            python3 test/cli/test_cli.py "$VMAF" test/cli/badinputs --golden test/data/golden.json \
+            --vectors "$BUILD/test/data" --only parity --parity-all --backend "$b"
+    done
+else
+    SUMMARY+=("CLI golden parity                  skip      (no $VMAF)")
+fi
+
+if [ "${SANITIZE:-1}" = 0 ]; then
+    SUMMARY+=("compute-sanitizer                  skip      (SANITIZE=0)")
+elif command -v compute-sanitizer >/dev/null; then
+    for tool in memcheck racecheck; do
+        extra=""
+        [ $tool = memcheck ] && extra="--leak-check full"
+        step "compute-sanitizer $tool (parity quick)" "sanitizer_$tool.log" \
+            compute-sanitizer --tool $tool $extra --error-exitcode 9 \
+            "$BUILD/test/cuda/test_cuda_parity" quick
+        if [ -x "$VMAF" ] && [ -f "$BUILD/test/data/p01_ref_576x324_420p8.yuv" ]; then
+            step "compute-sanitizer $tool (CLI p01)" "sanitizer_cli_$tool.log" \
+                compute-sanitizer --tool $tool $extra --error-exitcode 9 \
+                "$VMAF" -r "$BUILD/test/data/p01_ref_576x324_420p8.yuv" \
+                -d "$BUILD/test/data/p01_dis_576x324_420p8.yuv" -w 576 -h 324 -p 420 -b 8 \
+                --feature float_ssim=enable_lcs=true --backend cuda -q --json -o "$LOG/p01_cuda.json"
+        fi
+    done
+else
+    SUMMARY+=("compute-sanitizer                  skip      (not installed)")
+fi
+
+
+echo
+echo "==== test results"
+cat "$LOG/tests_summary.txt"
+for b in cpu cuda; do
+    [ -f "$LOG/parity_$b.log" ] && echo "CLI parity $b: $(tail -1 "$LOG/parity_$b.log")"
+done
+for f in "$LOG"/sanitizer_*.log; do
+    [ -f "$f" ] && echo "$(basename "$f"): $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$f" | tr '\n' ' ')"
+done
+echo "==== benchmark"
+[ -f "$LOG/bench.log" ] && cat "$LOG/bench.log"
+echo "==== summary"
+cat "$LOG/gpu.txt"
+printf '%s\n' "${SUMMARY[@]}"
