@@ -55,7 +55,7 @@ typedef struct VmafConfiguration {
     enum VmafLogLevel log_level; /**< Default VMAF_LOG_LEVEL_NONE (0). */
     unsigned n_threads;          /**< Worker threads scoring frames in parallel; 0 = in the caller. */
     unsigned n_subsample;        /**< Score every n-th frame only; 0 or 1 = every frame. */
-    uint64_t cpumask;            /**< Disable CPU SIMD levels by bit; 0 = use all (kept for compatibility). */
+    uint64_t cpumask;            /**< SIMD levels not to use, libvmaf bits (8 AVX2, 16 AVX-512); 0 = all. Process-wide. */
     uint64_t gpumask;            /**< Nonzero: never use the GPU, even with imported CUDA state; default 0. */
 } VmafConfiguration;
 
