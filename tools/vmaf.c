@@ -368,7 +368,7 @@ int main(int argc, char *argv[])
 
     const InputRawParams raw = { c.width, c.height, c.pix_fmt, c.bitdepth };
     if (input_open(&ref, c.path_ref, c.use_yuv ? &raw : NULL)) {
-        status = report(VMAF_EXIT_INPUT, "%s", ref.err + 0);
+        status = report(VMAF_EXIT_INPUT, "%s", ref.err);
         goto end;
     }
     if (input_open(&dist, c.path_dist, c.use_yuv ? &raw : NULL)) {
@@ -616,8 +616,12 @@ int main(int argc, char *argv[])
         }
         if (interrupted) {
             /* Interrupted while the report was being written: an
-             * interrupted run leaves no report behind. */
-            unlink(c.output_path);
+             * interrupted run leaves no report file behind. Only a regular
+             * file is removed: "-" is stdout, and a device such as
+             * /dev/null must survive. */
+            struct stat st;
+            if (strcmp(c.output_path, "-") && !stat(c.output_path, &st) && S_ISREG(st.st_mode))
+                unlink(c.output_path);
             status = VMAF_EXIT_INTERRUPTED;
         }
     }

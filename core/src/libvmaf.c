@@ -74,7 +74,8 @@ int vmaf_init(VmafContext **out, VmafConfiguration cfg)
     if (cfg.n_threads > 0) {
         err = vmaf_thread_pool_create(&vmaf->pool, cfg.n_threads, 2 * cfg.n_threads);
         if (err) {
-            vmaf_error("vmaf_init: could not start %u worker threads", cfg.n_threads);
+            vmaf_error("vmaf_init: could not start %u worker threads; ask for fewer, or for 0 "
+                       "to score in the calling thread", cfg.n_threads);
             vmaf_close(vmaf);
             return err;
         }
@@ -179,9 +180,19 @@ int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, doubl
 {
     if (!vmaf || !feature_name)
         return -EINVAL;
+    /* The collector refuses such an index with the same -EINVAL as a score
+     * given twice: tell the two apart here. */
+    if (index >= VMAF_FEATURE_COLLECTOR_MAX_INDEX) {
+        vmaf_error("feature %s: frame index %u is too large; indices must be below %u",
+                   feature_name, index, VMAF_FEATURE_COLLECTOR_MAX_INDEX);
+        return -EINVAL;
+    }
     int err = vmaf_feature_collector_append(vmaf->fc, feature_name, value, index);
     if (err == -EINVAL)
         vmaf_error("feature %s already has a score at frame %u", feature_name, index);
+    else if (err == -ENOMEM)
+        vmaf_error("feature %s: out of memory storing the score of frame %u", feature_name,
+                   index);
     return err;
 }
 
@@ -295,8 +306,9 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
         if (!p[i]->ref || !p[i]->data[0] || !p[i]->w[0] || !p[i]->h[0] ||
             (p[i]->bpc != 8 && p[i]->bpc != 10 && p[i]->bpc != 12 && p[i]->bpc != 16) ||
             p[i]->pix_fmt == VMAF_PIX_FMT_UNKNOWN || p[i]->pix_fmt > VMAF_PIX_FMT_YUV400P) {
-            vmaf_error("frame %u: the %s picture is not a valid allocated picture", index,
-                       which[i]);
+            vmaf_error("frame %u: the %s picture is not a valid allocated picture; allocate "
+                       "it with vmaf_picture_alloc() (8, 10, 12 or 16 bits, a YUV format)",
+                       index, which[i]);
             return -EINVAL;
         }
     }
@@ -310,7 +322,8 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
     }
     if (vmaf->started && (ref->w[0] != vmaf->w || ref->h[0] != vmaf->h ||
                           ref->bpc != vmaf->bpc || ref->pix_fmt != vmaf->pix_fmt)) {
-        vmaf_error("frame %u: pictures are %ux%u %u-bit but earlier frames were %ux%u %u-bit",
+        vmaf_error("frame %u: pictures are %ux%u %u-bit but earlier frames were %ux%u %u-bit; "
+                   "one context scores one geometry, use a new context for another",
                    index, ref->w[0], ref->h[0], ref->bpc, vmaf->w, vmaf->h, vmaf->bpc);
         return -EINVAL;
     }
@@ -533,10 +546,12 @@ int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, u
                    index);
         err = -EINVAL;
     } else if (vmaf->flushed) {
-        vmaf_error("frame %u: pictures read after the flush", index);
+        vmaf_error("frame %u: pictures read after the flush; read every picture first, "
+                   "or use a new context", index);
         err = -EINVAL;
-    } else if (index >= 0x7fffffffu) {
-        vmaf_error("frame index %u is too large", index);
+    } else if (index >= VMAF_FEATURE_COLLECTOR_MAX_INDEX) {
+        vmaf_error("frame index %u is too large; indices must be below %u", index,
+                   VMAF_FEATURE_COLLECTOR_MAX_INDEX);
         err = -EINVAL;
     } else {
         err = read_pair(vmaf, ref, dist, index);

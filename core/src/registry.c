@@ -126,7 +126,7 @@ static const VmafFeatureExtractor *find_in(const VmafFeatureExtractor *const *t,
                                            const char *name)
 {
     for (size_t i = 0; name && i < n; i++)
-        if (!strcmp(t[i]->name, name))
+        if (t[i]->name && !strcmp(t[i]->name, name))
             return t[i];
     return NULL;
 }
@@ -169,7 +169,8 @@ int vmaf_registry_validate_table(const VmafFeatureExtractor *const *t, size_t n)
         }
         for (size_t j = 0; j < i; j++) {
             const VmafFeatureExtractor *g = t[j];
-            if (f == g || !strcmp(f->name, g->name)) {
+            /* g may be an entry already reported for lacking a name. */
+            if (f == g || (g->name && !strcmp(f->name, g->name))) {
                 vmaf_error("registry: extractor %s is listed twice", f->name);
                 bad = 1;
             }

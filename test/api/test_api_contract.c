@@ -83,6 +83,18 @@ static VmafContext *ctx_with(unsigned threads, unsigned subsample, const char *o
     return vmaf;
 }
 
+/* Reads n 8-bit pairs in index order, frame i made from seed a * i + b,
+ * then flushes. */
+static void read_and_flush(VmafContext *vmaf, unsigned n, unsigned a, unsigned b)
+{
+    for (unsigned i = 0; i < n; i++) {
+        VmafPicture ref, dist;
+        CHECK_INT(make_pair(&ref, &dist, 8, W, H, a * i + b), 0);
+        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), 0);
+    }
+    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+}
+
 static void test_init_and_version(void)
 {
     VmafContext *vmaf = (VmafContext *)&vmaf;
@@ -275,12 +287,7 @@ static void test_scores_and_pooling(void)
 {
     VmafContext *vmaf = ctx_with(0, 0, NULL, NULL);
     double v[4];
-    for (unsigned i = 0; i < 4; i++) {
-        VmafPicture ref, dist;
-        CHECK_INT(make_pair(&ref, &dist, 8, W, H, 7 * i + 1), 0);
-        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), 0);
-    }
-    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+    read_and_flush(vmaf, 4, 7, 1);
     for (unsigned i = 0; i < 4; i++)
         CHECK_INT(vmaf_feature_score_at_index(vmaf, "float_ssim", &v[i], i), 0);
 
@@ -335,6 +342,11 @@ static void test_scores_and_pooling(void)
     CHECK(s == 0.5);
     CHECK_INT(vmaf_import_feature_score(vmaf, NULL, 0.5, 0), -EINVAL);
     CHECK_INT(vmaf_import_feature_score(NULL, "x", 0.5, 0), -EINVAL);
+    /* An index beyond the collector's range is not "a score given twice". */
+    capture_begin();
+    CHECK_INT(vmaf_import_feature_score(vmaf, "x", 0.5, 0x7fffffffu), -EINVAL);
+    const char *log = capture_end();
+    CHECK(strstr(log, "too large") != NULL && !strstr(log, "already"));
     CHECK_INT(vmaf_close(vmaf), 0);
 }
 
@@ -342,12 +354,7 @@ static void test_subsample(void)
 {
     VmafContext *vmaf = ctx_with(0, 2, NULL, NULL);
     double full[5];
-    for (unsigned i = 0; i < 5; i++) {
-        VmafPicture ref, dist;
-        CHECK_INT(make_pair(&ref, &dist, 8, W, H, 3 * i + 2), 0);
-        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), 0);
-    }
-    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+    read_and_flush(vmaf, 5, 3, 2);
     double s;
     for (unsigned i = 0; i < 5; i++) {
         int err = vmaf_feature_score_at_index(vmaf, "float_ssim", &full[i], i);
@@ -377,12 +384,7 @@ static int dir_count(const char *dir)
 static void test_write_output(void)
 {
     VmafContext *vmaf = ctx_with(0, 0, NULL, NULL);
-    for (unsigned i = 0; i < 2; i++) {
-        VmafPicture ref, dist;
-        CHECK_INT(make_pair(&ref, &dist, 8, W, H, i + 40), 0);
-        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), 0);
-    }
-    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+    read_and_flush(vmaf, 2, 1, 40);
 
     char dir[] = "/tmp/vmaf_api_out_XXXXXX";
     if (!mkdtemp(dir))

@@ -27,30 +27,33 @@ static int failures;
 
 /* ---- parser ------------------------------------------------------------ */
 
-static int parse(CliSettings *s, char *err, const char *first, ...)
+/* Parses "vmaf" followed by the NULL-terminated arguments; err holds 512 bytes. */
+static int vparse(CliSettings *s, char *err, const char *first, va_list ap)
 {
     char *argv[64] = { "vmaf" };
     int argc = 1;
-    va_list ap;
-    va_start(ap, first);
     for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
         argv[argc++] = (char *)a;
-    va_end(ap);
     return cli_parse(argc, argv, s, err, 512);
+}
+
+static int parse(CliSettings *s, char *err, const char *first, ...)
+{
+    va_list ap;
+    va_start(ap, first);
+    int r = vparse(s, err, first, ap);
+    va_end(ap);
+    return r;
 }
 
 static void expect_usage(const char *needle, const char *first, ...)
 {
-    char *argv[64] = { "vmaf" };
-    int argc = 1;
-    va_list ap;
-    va_start(ap, first);
-    for (const char *a = first; a && argc < 63; a = va_arg(ap, const char *))
-        argv[argc++] = (char *)a;
-    va_end(ap);
     CliSettings s;
     char err[512];
-    int r = cli_parse(argc, argv, &s, err, sizeof(err));
+    va_list ap;
+    va_start(ap, first);
+    int r = vparse(&s, err, first, ap);
+    va_end(ap);
     CHECK(r == -EINVAL, "args starting %s: got %d, err \"%s\"", first, r, err);
     CHECK(!strncmp(err, "vmaf: ", 6) && strchr(err, '\n') == NULL, "one line: \"%s\"", err);
     CHECK(strstr(err, needle), "\"%s\" not in \"%s\"", needle, err);
@@ -355,6 +358,29 @@ static void expect_error(const Buf *b, const InputRawParams *raw, int at_frame, 
     }
 }
 
+/* Skipping works on files and streams alike: b holds four 5x3 4:2:0
+ * 10-bit frames. */
+static void check_skip(const Buf *b, const InputRawParams *raw, const char *what)
+{
+    for (int mode = 0; mode < 2; mode++) {
+        InputContext in;
+        FILE *fp;
+        char path[64];
+        CHECK(open_buf(&in, b, mode, raw, &fp, path) == 0, "%s mode %d: open: %s", what, mode,
+              in.err);
+        Pic p;
+        pic_alloc(&p, VMAF_PIX_FMT_YUV400P, 10, 5, 3);
+        CHECK(input_skip_frame(&in) == 1 && input_skip_frame(&in) == 1, "%s mode %d: skip", what,
+              mode);
+        CHECK(input_read_frame(&in, &p.pic) == 1 && check_pic(&p, 2, 1),
+              "%s mode %d: frame 2 after skip", what, mode);
+        CHECK(input_skip_frame(&in) == 1 && input_skip_frame(&in) == 0,
+              "%s mode %d: skip to end", what, mode);
+        free(p.mem);
+        close_buf(&in, fp, path);
+    }
+}
+
 static void y4m_stream(Buf *b, const char *header, enum VmafPixelFormat fmt, unsigned bpc,
                        unsigned w, unsigned h, int frames, const char *frame_line)
 {
@@ -419,26 +445,25 @@ static void test_y4m(void)
     b.n = 0;
     puts_(&b, "YUV4MPEG2W4 H4\nFRAME\n");
     expect_error(&b, NULL, -1, "signature", "glued signature");
-    y4m_stream(&b, "YUV4MPEG2 W-8 H4 C422\n", VMAF_PIX_FMT_YUV422P, 8, 8, 4, 1, "FRAME\n");
-    expect_error(&b, NULL, -1, "field \"W-8\"", "negative width");
-    y4m_stream(&b, "YUV4MPEG2 W0 H4\n", VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1, "FRAME\n");
-    expect_error(&b, NULL, -1, "1 to 65536", "zero width");
-    y4m_stream(&b, "YUV4MPEG2 W4 H65537\n", VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1, "FRAME\n");
-    expect_error(&b, NULL, -1, "1 to 65536", "huge height");
-    y4m_stream(&b, "YUV4MPEG2 W4 H99999999999999999999999\n", VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1, "FRAME\n");
-    expect_error(&b, NULL, -1, "1 to 65536", "overflowing height");
-    y4m_stream(&b, "YUV4MPEG2 W4x H4\n", VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1, "FRAME\n");
-    expect_error(&b, NULL, -1, "W4x", "junk width");
-    y4m_stream(&b, "YUV4MPEG2 W4 H4 W4\n", VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1, "FRAME\n");
-    expect_error(&b, NULL, -1, "twice", "twice");
-    y4m_stream(&b, "YUV4MPEG2 W4 C420\n", VMAF_PIX_FMT_YUV420P, 8, 4, 4, 1, "FRAME\n");
-    expect_error(&b, NULL, -1, "H (height)", "no height");
-    y4m_stream(&b, "YUV4MPEG2 W8 H4 C411\n", VMAF_PIX_FMT_YUV420P, 8, 8, 4, 1, "FRAME\n");
-    expect_error(&b, NULL, -1, "unsupported Y4M colourspace", "411");
-    y4m_stream(&b, "YUV4MPEG2 W8 H4 C444alpha\n", VMAF_PIX_FMT_YUV444P, 8, 8, 4, 1, "FRAME\n");
-    expect_error(&b, NULL, -1, "C444alpha", "444alpha");
-    y4m_stream(&b, "YUV4MPEG2 W8 H4 C420p9\n", VMAF_PIX_FMT_YUV420P, 8, 8, 4, 1, "FRAME\n");
-    expect_error(&b, NULL, -1, "C420p9", "p9");
+    /* Header damage is refused at open, whatever payload follows. */
+    static const struct {
+        const char *header, *needle, *what;
+    } bad_header[] = {
+        { "YUV4MPEG2 W-8 H4 C422\n", "field \"W-8\"", "negative width" },
+        { "YUV4MPEG2 W0 H4\n", "1 to 65536", "zero width" },
+        { "YUV4MPEG2 W4 H65537\n", "1 to 65536", "huge height" },
+        { "YUV4MPEG2 W4 H99999999999999999999999\n", "1 to 65536", "overflowing height" },
+        { "YUV4MPEG2 W4x H4\n", "W4x", "junk width" },
+        { "YUV4MPEG2 W4 H4 W4\n", "twice", "twice" },
+        { "YUV4MPEG2 W4 C420\n", "H (height)", "no height" },
+        { "YUV4MPEG2 W8 H4 C411\n", "unsupported Y4M colourspace", "411" },
+        { "YUV4MPEG2 W8 H4 C444alpha\n", "C444alpha", "444alpha" },
+        { "YUV4MPEG2 W8 H4 C420p9\n", "C420p9", "p9" },
+    };
+    for (size_t i = 0; i < sizeof(bad_header) / sizeof(bad_header[0]); i++) {
+        y4m_stream(&b, bad_header[i].header, VMAF_PIX_FMT_YUV444P, 8, 8, 4, 1, "FRAME\n");
+        expect_error(&b, NULL, -1, bad_header[i].needle, bad_header[i].what);
+    }
     b.n = 0;
     puts_(&b, "YUV4MPEG2 W8 H4 X");
     for (int i = 0; i < 2000; i++)
@@ -474,6 +499,22 @@ static void test_y4m(void)
     y4m_stream(&b, good, VMAF_PIX_FMT_YUV420P, 8, 4, 4, 3, "FRAME\n");
     put(&b, "\0\0\0", 3);
     expect_error(&b, NULL, 3, "bad FRAME marker", "trailing junk");
+
+    y4m_stream(&b, "YUV4MPEG2 W5 H3 C420p10\n", VMAF_PIX_FMT_YUV420P, 10, 5, 3, 4, "FRAME\n");
+    check_skip(&b, NULL, "y4m");
+    /* A skipped frame cut short is reported like a read one. */
+    b.n -= 1;
+    {
+        InputContext in;
+        FILE *fp;
+        char path[64];
+        CHECK(open_buf(&in, &b, 1, NULL, &fp, path) == 0, "open: %s", in.err);
+        for (int f = 0; f < 3; f++)
+            CHECK(input_skip_frame(&in) == 1, "skip frame %d: %s", f, in.err);
+        CHECK(input_skip_frame(&in) == -EIO && strstr(in.err, "truncated frame (<memory>, frame 3)"),
+              "truncated skip: %s", in.err);
+        close_buf(&in, fp, path);
+    }
     free(b.p);
 }
 
@@ -523,24 +564,11 @@ static void test_yuv(void)
                              { 4, 4, VMAF_PIX_FMT_UNKNOWN, 8 }, { 4, 4, VMAF_PIX_FMT_YUV420P, 9 } };
     for (int i = 0; i < 4; i++)
         expect_error(&b, &bad[i], -1, "bad raw YUV", "bad geometry");
-    /* Skipping works on files and streams alike. */
     b.n = 0;
     for (int f = 0; f < 4; f++)
         put_frame(&b, VMAF_PIX_FMT_YUV420P, 10, 5, 3, f);
     raw = (InputRawParams){ 5, 3, VMAF_PIX_FMT_YUV420P, 10 };
-    for (int mode = 0; mode < 2; mode++) {
-        InputContext in;
-        FILE *fp;
-        char path[64];
-        CHECK(open_buf(&in, &b, mode, &raw, &fp, path) == 0, "open");
-        Pic p;
-        pic_alloc(&p, VMAF_PIX_FMT_YUV400P, 10, 5, 3);
-        CHECK(input_skip_frame(&in) == 1 && input_skip_frame(&in) == 1, "skip");
-        CHECK(input_read_frame(&in, &p.pic) == 1 && check_pic(&p, 2, 1), "frame 2 after skip");
-        CHECK(input_skip_frame(&in) == 1 && input_skip_frame(&in) == 0, "skip to end");
-        free(p.mem);
-        close_buf(&in, fp, path);
-    }
+    check_skip(&b, &raw, "yuv");
     /* A picture that does not match the stream is refused, not overrun. */
     {
         InputContext in;

@@ -113,6 +113,10 @@ static const VmafFeatureExtractor tw_feats = TWIN("a_cuda", "a", opts_same, feat
 static const VmafFeatureExtractor tw_nocpu = TWIN("a_cuda", "nonexistent", opts_same, feat_a);
 static const VmafFeatureExtractor tw_null = TWIN("a_cuda", NULL, opts_same, feat_a);
 static const VmafFeatureExtractor tw_of_twin = TWIN("a_cuda_cuda", "a_cuda", opts_same, feat_a);
+static const VmafFeatureExtractor no_name = CPU(NULL, opts_a, feat_b);
+static const VmafFeatureExtractor no_init = { .name = "c", .backend = VMAF_FEX_BACKEND_CPU,
+                                              .provided_features = feat_b,
+                                              .extract = dummy_extract, .close = dummy_close };
 
 /* Validates a table with the log captured; returns the result and checks
  * that a failure logged at least one line naming `mention`. */
@@ -190,6 +194,17 @@ static void test_crafted_tables(void)
     const VmafFeatureExtractor *twin_of_twin[] = { &fa, &fa_cuda, &tw_of_twin };
     CHECK_INT(validate("twin of a twin", twin_of_twin, N(twin_of_twin), "a_cuda_cuda"),
               -EINVAL);
+
+    /* An incomplete entry is reported, and the others are still checked
+     * against it without tripping over its missing fields. */
+    const VmafFeatureExtractor *nameless[] = { &no_name, &fa, &fa_cuda };
+    CHECK_INT(validate("entry without a name", nameless, N(nameless), "entry 0"), -EINVAL);
+    const VmafFeatureExtractor *nameless_last[] = { &fa, &fa_cuda, &no_name };
+    CHECK_INT(validate("entry without a name, last", nameless_last, N(nameless_last),
+                       "entry 2"),
+              -EINVAL);
+    const VmafFeatureExtractor *initless[] = { &fa, &no_init };
+    CHECK_INT(validate("entry without init", initless, N(initless), "entry 1"), -EINVAL);
 
     const VmafFeatureExtractor *overlap[] = { &fa, &fb_overlap };
     CHECK_INT(validate("two cpu extractors provide one feature", overlap, N(overlap),

@@ -11,20 +11,10 @@
 #include "libvmaf/model.h"
 
 #include "capture.h"
+#include "check.h"
 #include "feature/feature_collector.h"
 #include "log.h"
 #include "model/model_internal.h"
-
-static int fails;
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            fails++;                                                                         \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                             \
-            fprintf(stderr, __VA_ARGS__);                                                    \
-            fprintf(stderr, "\n");                                                           \
-        }                                                                                    \
-    } while (0)
 
 static void same(const char *what, double got, double want)
 {

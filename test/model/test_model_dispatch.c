@@ -20,18 +20,8 @@
 #include "libvmaf/model.h"
 
 #include "capture.h"
+#include "check.h"
 #include "context.h"
-
-static int fails;
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            fails++;                                                                         \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                             \
-            fprintf(stderr, __VA_ARGS__);                                                    \
-            fprintf(stderr, "\n");                                                           \
-        }                                                                                    \
-    } while (0)
 
 static const char *data_dir, *vec_dir;
 static int use_cuda;

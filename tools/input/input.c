@@ -82,7 +82,8 @@ uint64_t input_frame_bytes(enum VmafPixelFormat fmt, unsigned bpc, unsigned w, u
     return total;
 }
 
-int64_t input_read_bytes(InputContext *ctx, void *buf, size_t n)
+/* Reads exactly n bytes; returns n, or fewer at end of stream, or -errno. */
+static int64_t read_bytes(InputContext *ctx, void *buf, size_t n)
 {
     size_t got = fread(buf, 1, n, ctx->f);
     ctx->pos += (int64_t)got;
@@ -102,7 +103,8 @@ static int ensure_scratch(InputContext *ctx)
     return 0;
 }
 
-int64_t input_discard_bytes(InputContext *ctx, uint64_t n)
+/* Consumes n bytes (fseeko on regular files, read-and-discard otherwise). */
+static int64_t discard_bytes(InputContext *ctx, uint64_t n)
 {
     if (ctx->seekable && ctx->file_size >= 0) {
         /* Never seek past the end: report what was really there, like a read. */
@@ -120,7 +122,7 @@ int64_t input_discard_bytes(InputContext *ctx, uint64_t n)
     uint64_t done = 0;
     while (done < n) {
         size_t chunk = n - done < ctx->scratch_size ? (size_t)(n - done) : ctx->scratch_size;
-        int64_t got = input_read_bytes(ctx, ctx->scratch, chunk);
+        int64_t got = read_bytes(ctx, ctx->scratch, chunk);
         if (got < 0)
             return got;
         done += (uint64_t)got;
@@ -147,7 +149,10 @@ static void swap16(uint8_t *p, size_t samples)
     }
 }
 
-int input_read_payload(InputContext *ctx, VmafPicture *pic, uint64_t frame)
+/* Reads one frame payload laid out as `info`: luma into pic->data[0], chroma
+ * into pic->data[1..2] if pic has the source layout, else discarded.
+ * `frame` is the 0-based index for messages. Returns 1, or <0 (truncated). */
+static int read_payload(InputContext *ctx, VmafPicture *pic, uint64_t frame)
 {
     const InputInfo *in = &ctx->info;
     if (!pic || !pic->data[0] || pic->w[0] != in->w || pic->h[0] != in->h || pic->bpc != in->bpc)
@@ -173,7 +178,7 @@ int input_read_payload(InputContext *ctx, VmafPicture *pic, uint64_t frame)
             const size_t row = (size_t)pw * bps;
             uint8_t *dst = pic->data[p];
             for (unsigned y = 0; y < ph; y++, dst += pic->stride[p]) {
-                int64_t got = input_read_bytes(ctx, dst, row);
+                int64_t got = read_bytes(ctx, dst, row);
                 if (got < 0)
                     return input_set_error(ctx, (int)got, "read failed (%s, frame %llu): %s",
                                            ctx->path, (unsigned long long)frame,
@@ -185,7 +190,7 @@ int input_read_payload(InputContext *ctx, VmafPicture *pic, uint64_t frame)
                     swap16(dst, pw);
             }
         } else {
-            int64_t got = input_discard_bytes(ctx, bytes);
+            int64_t got = discard_bytes(ctx, bytes);
             if (got < 0)
                 return input_set_error(ctx, (int)got, "read failed (%s, frame %llu): %s",
                                        ctx->path, (unsigned long long)frame,
@@ -246,18 +251,41 @@ int input_open(InputContext *ctx, const char *path, const InputRawParams *raw)
     return err;
 }
 
+/* Discards one frame payload; returns 1, or <0 (truncated). */
+static int skip_payload(InputContext *ctx)
+{
+    const uint64_t frame = ctx->frames_read;
+    int64_t got = discard_bytes(ctx, ctx->info.frame_bytes);
+    if (got < 0)
+        return input_set_error(ctx, (int)got, "read failed (%s, frame %llu): %s", ctx->path,
+                               (unsigned long long)frame, strerror((int)-got));
+    if ((uint64_t)got < ctx->info.frame_bytes)
+        return input_set_error(ctx, -EIO, "truncated frame (%s, frame %llu): it holds %llu of "
+                               "the %llu bytes a frame needs; the file is cut short", ctx->path,
+                               (unsigned long long)frame, (unsigned long long)got,
+                               (unsigned long long)ctx->info.frame_bytes);
+    ctx->frames_read++;
+    return 1;
+}
+
 int input_read_frame(InputContext *ctx, VmafPicture *pic)
 {
     if (!ctx->module || !ctx->f)
         return -EINVAL;
-    return ctx->module->read_frame(ctx, pic);
+    const int ret = ctx->module->next_frame(ctx);
+    if (ret <= 0)
+        return ret;
+    return read_payload(ctx, pic, ctx->frames_read);
 }
 
 int input_skip_frame(InputContext *ctx)
 {
     if (!ctx->module || !ctx->f)
         return -EINVAL;
-    return ctx->module->skip_frame(ctx);
+    const int ret = ctx->module->next_frame(ctx);
+    if (ret <= 0)
+        return ret;
+    return skip_payload(ctx);
 }
 
 void input_close(InputContext *ctx)

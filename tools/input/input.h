@@ -43,10 +43,10 @@ typedef struct InputModule {
     int (*probe)(const uint8_t *buf, size_t len);
     /* Reads the stream header (if any) and fills ctx->info. */
     int (*open)(InputContext *ctx, const InputRawParams *raw);
-    /* 1: a frame was read into pic; 0: clean end of stream; <0: error. */
-    int (*read_frame)(InputContext *ctx, VmafPicture *pic);
-    /* Like read_frame but discards the frame. */
-    int (*skip_frame)(InputContext *ctx);
+    /* Consumes what stands before a frame's samples (the Y4M FRAME line).
+     * 1: a frame follows; 0: clean end of stream; <0: error. The samples
+     * themselves are read or skipped by input.c, the same for every format. */
+    int (*next_frame)(InputContext *ctx);
     /* Frees module state; NULL when the module keeps none beyond the
      * context. The stream itself is closed by input_close(). */
     void (*close)(InputContext *ctx);
@@ -98,13 +98,5 @@ int input_set_error(InputContext *ctx, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* Reads exactly n bytes; returns n, or fewer at end of stream, or -errno. */
-int64_t input_read_bytes(InputContext *ctx, void *buf, size_t n);
-/* Consumes n bytes (fseeko on regular files, read-and-discard otherwise). */
-int64_t input_discard_bytes(InputContext *ctx, uint64_t n);
-/* Reads one frame payload laid out as `info`: luma into pic->data[0], chroma
- * into pic->data[1..2] if pic has the source layout, else discarded.
- * `frame` is the 0-based index for messages. Returns 1, or <0 (truncated). */
-int input_read_payload(InputContext *ctx, VmafPicture *pic, uint64_t frame);
 
 #endif /* VMAF_TOOLS_INPUT_INPUT_H */

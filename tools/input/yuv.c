@@ -84,36 +84,9 @@ static int more_frames(InputContext *ctx)
     return 1;
 }
 
-static int yuv_read_frame(InputContext *ctx, VmafPicture *pic)
-{
-    int ret = more_frames(ctx);
-    if (ret <= 0)
-        return ret;
-    return input_read_payload(ctx, pic, ctx->frames_read);
-}
-
-static int yuv_skip_frame(InputContext *ctx)
-{
-    int ret = more_frames(ctx);
-    if (ret <= 0)
-        return ret;
-    int64_t got = input_discard_bytes(ctx, ctx->info.frame_bytes);
-    if (got < 0)
-        return input_set_error(ctx, (int)got, "read failed (%s, frame %llu): %s", ctx->path,
-                               (unsigned long long)ctx->frames_read, strerror((int)-got));
-    if ((uint64_t)got < ctx->info.frame_bytes)
-        return input_set_error(ctx, -EIO, "truncated frame (%s, frame %llu): it holds %llu of "
-                               "the %llu bytes a frame needs; the file is cut short", ctx->path,
-                               (unsigned long long)ctx->frames_read, (unsigned long long)got,
-                               (unsigned long long)ctx->info.frame_bytes);
-    ctx->frames_read++;
-    return 1;
-}
-
 const InputModule input_yuv = {
     .name = "yuv",
     .probe = yuv_probe,
     .open = yuv_open,
-    .read_frame = yuv_read_frame,
-    .skip_frame = yuv_skip_frame,
+    .next_frame = more_frames,
 };

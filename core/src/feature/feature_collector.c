@@ -83,7 +83,7 @@ static int reserve(Feature *f, unsigned index)
 {
     if (index < f->cap)
         return 0;
-    if (index >= 0x7fffffffu)
+    if (index >= VMAF_FEATURE_COLLECTOR_MAX_INDEX)
         return -EINVAL;
     unsigned cap = f->cap ? f->cap : 64;
     while (cap <= index)

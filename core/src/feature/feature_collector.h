@@ -10,7 +10,11 @@ typedef struct VmafFeatureCollector VmafFeatureCollector;
 int vmaf_feature_collector_init(VmafFeatureCollector **fc);
 void vmaf_feature_collector_destroy(VmafFeatureCollector *fc);
 
-/* Stores a score; -EINVAL if that feature already has one at index. */
+/* Frame indices stop below this, so that slot counts fit in an unsigned. */
+#define VMAF_FEATURE_COLLECTOR_MAX_INDEX 0x7fffffffu
+
+/* Stores a score; -EINVAL if that feature already has one at index, or if
+ * index is not below VMAF_FEATURE_COLLECTOR_MAX_INDEX. */
 int vmaf_feature_collector_append(VmafFeatureCollector *fc, const char *name,
                                   double value, unsigned index);
 

@@ -132,7 +132,8 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
                                 fex->bpc, fex->w, fex->h, st->eff_scale, st->scratch,
                                 st->scratch_size, &r);
     if (err) {
-        vmaf_error("float_ssim: frame %u: SSIM computation failed (%d)", index, err);
+        vmaf_error("float_ssim: frame %u: SSIM computation failed (%d): internal error, "
+                   "please report", index, err);
         return err;
     }
 

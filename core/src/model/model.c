@@ -393,8 +393,8 @@ static int parse_model_dict(const Where *w, const json_t *root, VmafModel *m, ui
         m->type = VMAF_MODEL_TYPE_RESIDUE_BOOTSTRAP_SVM_NUSVR;
     else
         return bad(w, "model_dict.model_type",
-                   "unknown model type \"%.40s\" (expected LIBSVMNUSVR or BOOTSTRAP_LIBSVMNUSVR)",
-                   type);
+                   "unknown model type \"%.40s\" (expected LIBSVMNUSVR, BOOTSTRAP_LIBSVMNUSVR "
+                   "or RESIDUEBOOTSTRAP_LIBSVMNUSVR)", type);
 
     const json_t *nt = json_object_get(md, "norm_type");
     if (!nt)
@@ -739,13 +739,19 @@ out:
     return err;
 }
 
-int vmaf_model_load_from_path(VmafModel **model, VmafModelConfig *cfg, const char *path)
+/* Loads a single model when mc is NULL, else a model collection: the two
+ * differ only in the parser that reads the text. */
+static int load_buffer(VmafModel **model, VmafModelCollection **mc, const VmafModelConfig *cfg,
+                       const char *data, size_t len, const char *source)
 {
-    if (!model || !path) {
-        vmaf_error("vmaf_model_load_from_path: model and path must not be NULL");
-        return -EINVAL;
-    }
-    *model = NULL;
+    if (mc)
+        return vmaf_model_collection_load_from_buffer(model, mc, cfg, data, len, source);
+    return vmaf_model_load_from_buffer(model, cfg, data, len, source);
+}
+
+static int load_path(VmafModel **model, VmafModelCollection **mc, const VmafModelConfig *cfg,
+                     const char *path)
+{
     char *data, *source = dup_printf("model file %s", path);
     size_t len;
     if (!source) {
@@ -754,11 +760,21 @@ int vmaf_model_load_from_path(VmafModel **model, VmafModelConfig *cfg, const cha
     }
     int err = read_file(path, &data, &len);
     if (!err) {
-        err = vmaf_model_load_from_buffer(model, cfg, data, len, source);
+        err = load_buffer(model, mc, cfg, data, len, source);
         free(data);
     }
     free(source);
     return err;
+}
+
+int vmaf_model_load_from_path(VmafModel **model, VmafModelConfig *cfg, const char *path)
+{
+    if (!model || !path) {
+        vmaf_error("vmaf_model_load_from_path: model and path must not be NULL");
+        return -EINVAL;
+    }
+    *model = NULL;
+    return load_path(model, NULL, cfg, path);
 }
 
 int vmaf_model_collection_load_from_path(VmafModel **model, VmafModelCollection **mc,
@@ -771,19 +787,7 @@ int vmaf_model_collection_load_from_path(VmafModel **model, VmafModelCollection 
     }
     *model = NULL;
     *mc = NULL;
-    char *data, *source = dup_printf("model file %s", path);
-    size_t len;
-    if (!source) {
-        vmaf_error("out of memory while loading a model");
-        return -ENOMEM;
-    }
-    int err = read_file(path, &data, &len);
-    if (!err) {
-        err = vmaf_model_collection_load_from_buffer(model, mc, cfg, data, len, source);
-        free(data);
-    }
-    free(source);
-    return err;
+    return load_path(model, mc, cfg, path);
 }
 
 static const VmafBuiltinModel *find_builtin(const char *version, int collection)
@@ -813,6 +817,23 @@ static const VmafBuiltinModel *find_builtin(const char *version, int collection)
     return NULL;
 }
 
+static int load_builtin(VmafModel **model, VmafModelCollection **mc, const VmafModelConfig *cfg,
+                        const char *version)
+{
+    const char *what = mc ? "model collection" : "model";
+    const VmafBuiltinModel *b = find_builtin(version, mc != NULL);
+    if (!b)
+        return -EINVAL;
+    char *source = dup_printf("built-in %s %s", what, version);
+    if (!source) {
+        vmaf_error("out of memory while loading a model");
+        return -ENOMEM;
+    }
+    int err = load_buffer(model, mc, cfg, (const char *)b->data, b->len, source);
+    free(source);
+    return err;
+}
+
 int vmaf_model_load(VmafModel **model, VmafModelConfig *cfg, const char *version)
 {
     if (!model || !version) {
@@ -820,17 +841,7 @@ int vmaf_model_load(VmafModel **model, VmafModelConfig *cfg, const char *version
         return -EINVAL;
     }
     *model = NULL;
-    const VmafBuiltinModel *b = find_builtin(version, 0);
-    if (!b)
-        return -EINVAL;
-    char *source = dup_printf("built-in model %s", version);
-    if (!source) {
-        vmaf_error("out of memory while loading a model");
-        return -ENOMEM;
-    }
-    int err = vmaf_model_load_from_buffer(model, cfg, (const char *)b->data, b->len, source);
-    free(source);
-    return err;
+    return load_builtin(model, NULL, cfg, version);
 }
 
 int vmaf_model_collection_load(VmafModel **model, VmafModelCollection **mc,
@@ -842,18 +853,7 @@ int vmaf_model_collection_load(VmafModel **model, VmafModelCollection **mc,
     }
     *model = NULL;
     *mc = NULL;
-    const VmafBuiltinModel *b = find_builtin(version, 1);
-    if (!b)
-        return -EINVAL;
-    char *source = dup_printf("built-in model collection %s", version);
-    if (!source) {
-        vmaf_error("out of memory while loading a model");
-        return -ENOMEM;
-    }
-    int err = vmaf_model_collection_load_from_buffer(model, mc, cfg, (const char *)b->data,
-                                                     b->len, source);
-    free(source);
-    return err;
+    return load_builtin(model, mc, cfg, version);
 }
 
 /* Does a model feature belong to the extractor or feature the caller names? */
@@ -874,8 +874,10 @@ static int check_opts(const VmafModelFeature *f, const VmafFeatureDictionary *me
     if (!fex || !merged)
         return 0;
     void *priv = calloc(1, fex->priv_size ? fex->priv_size : 1);
-    if (!priv)
+    if (!priv) {
+        vmaf_error("%s: out of memory while checking its options", fex->name);
         return -ENOMEM;
+    }
     int err = vmaf_fex_parse_options(fex, priv, merged);
     free(priv);
     return err;
@@ -887,7 +889,12 @@ static int overload_one(VmafModel *m, const char *feature_name,
 {
     VmafFeatureDictionary **merged = calloc(m->n_features, sizeof(*merged));
     bool *hit = calloc(m->n_features, sizeof(*hit));
-    int err = (!merged || !hit) ? -ENOMEM : 0;
+    int err = 0;
+    if (!merged || !hit) {
+        vmaf_error("model %s (%s): out of memory while overloading feature options", m->name,
+                   m->source);
+        err = -ENOMEM;
+    }
     for (unsigned i = 0; i < m->n_features && !err; i++) {
         if (!feature_matches(&m->feature[i], feature_name))
             continue;

@@ -233,11 +233,13 @@ static int check_range(const char *fn, VmafContext *vmaf, const void *what, cons
         return -EINVAL;
     }
     if (method <= VMAF_POOL_METHOD_UNKNOWN || method >= VMAF_POOL_METHOD_NB) {
-        vmaf_error("%s: unknown pooling method %d", fn, (int)method);
+        vmaf_error("%s: unknown pooling method %d; use VMAF_POOL_METHOD_MIN, _MAX, _MEAN or "
+                   "_HARMONIC_MEAN", fn, (int)method);
         return -EINVAL;
     }
     if (lo > hi) {
-        vmaf_error("%s: frame range %u..%u is empty", fn, lo, hi);
+        vmaf_error("%s: frame range %u..%u is empty; index_low must not exceed index_high", fn,
+                   lo, hi);
         return -EINVAL;
     }
     return 0;

@@ -143,36 +143,69 @@ static int fail(char *why, size_t why_len, unsigned line, const char *fmt, ...)
     return -EINVAL;
 }
 
-/* One number after a header key, and nothing else on the line. */
-static int header_double(Line *l, const char *key, double *out, char *why, size_t why_len)
+/* The value after a header key; a key without one is an error. */
+static int header_token(Line *l, const char *key, const char **tok, size_t *len, char *why,
+                        size_t why_len)
+{
+    if (!next_token(l, tok, len))
+        return fail(why, why_len, l->no, "'%s' has no value", key);
+    return 0;
+}
+
+/* A numeric header value stands alone on its line. */
+static int header_end(Line *l, const char *key, char *why, size_t why_len)
 {
     const char *tok;
     size_t len;
-    if (!next_token(l, &tok, &len))
-        return fail(why, why_len, l->no, "'%s' has no value", key);
+    if (next_token(l, &tok, &len))
+        return fail(why, why_len, l->no, "'%s' has more than one value", key);
+    return 0;
+}
+
+static int header_double(Line *l, const char *key, double *out, char *why, size_t why_len)
+{
+    const char *tok = NULL;
+    size_t len = 0;
+    int err = header_token(l, key, &tok, &len, why, why_len);
+    if (err)
+        return err;
     if (parse_double(tok, len, out))
         return fail(why, why_len, l->no, "'%s' value '%.*s' is not a finite number", key,
                     (int)(len > 32 ? 32 : len), tok);
     if (fabs(*out) > VMAF_MODEL_MAX_ABS)
         return fail(why, why_len, l->no, "'%s' value %g is larger than %g in magnitude", key,
                     *out, VMAF_MODEL_MAX_ABS);
-    if (next_token(l, &tok, &len))
-        return fail(why, why_len, l->no, "'%s' has more than one value", key);
-    return 0;
+    return header_end(l, key, why, why_len);
 }
 
 static int header_long(Line *l, const char *key, long *out, char *why, size_t why_len)
 {
-    const char *tok;
-    size_t len;
-    if (!next_token(l, &tok, &len))
-        return fail(why, why_len, l->no, "'%s' has no value", key);
+    const char *tok = NULL;
+    size_t len = 0;
+    int err = header_token(l, key, &tok, &len, why, why_len);
+    if (err)
+        return err;
     if (parse_long(tok, len, out))
         return fail(why, why_len, l->no, "'%s' value '%.*s' is not an integer", key,
                     (int)(len > 32 ? 32 : len), tok);
-    if (next_token(l, &tok, &len))
-        return fail(why, why_len, l->no, "'%s' has more than one value", key);
-    return 0;
+    return header_end(l, key, why, why_len);
+}
+
+typedef struct Keyword {
+    const char *word;
+    int value;
+} Keyword;
+
+/* Looks a token up in a table of n keywords. */
+static bool keyword(const char *tok, size_t len, const Keyword *kw, size_t n, int *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (tok_is(tok, len, kw[i].word)) {
+            *out = kw[i].value;
+            return true;
+        }
+    }
+    return false;
 }
 
 enum {
@@ -196,6 +229,7 @@ static int parse_header(Text *t, VmafSvm *s, long *total_sv, char *why, size_t w
         if (!next_token(&l, &key, &klen))
             continue;
         unsigned bit = 0;
+        int err = 0;
         if (tok_is(key, klen, "SV")) {
             const char *tok;
             size_t len;
@@ -225,15 +259,18 @@ static int parse_header(Text *t, VmafSvm *s, long *total_sv, char *why, size_t w
                 return fail(why, why_len, l.no, "header key 'degree' is missing (the kernel needs it)");
             return 0;
         } else if (tok_is(key, klen, "svm_type")) {
+            static const Keyword types[] = {
+                {"nu_svr", VMAF_SVM_NU_SVR}, {"epsilon_svr", VMAF_SVM_EPSILON_SVR},
+            };
+            const char *v = NULL;
+            size_t n = 0;
+            int type;
             bit = SEEN_SVM_TYPE;
-            const char *v;
-            size_t n;
-            if (!next_token(&l, &v, &n))
-                return fail(why, why_len, l.no, "'svm_type' has no value");
-            if (tok_is(v, n, "nu_svr"))
-                s->type = VMAF_SVM_NU_SVR;
-            else if (tok_is(v, n, "epsilon_svr"))
-                s->type = VMAF_SVM_EPSILON_SVR;
+            err = header_token(&l, "svm_type", &v, &n, why, why_len);
+            if (err)
+                return err;
+            if (keyword(v, n, types, sizeof(types) / sizeof(types[0]), &type))
+                s->type = type;
             else if (tok_is(v, n, "c_svc") || tok_is(v, n, "nu_svc") || tok_is(v, n, "one_class"))
                 return fail(why, why_len, l.no,
                             "svm_type '%.*s' is a classifier; only nu_svr and epsilon_svr "
@@ -243,28 +280,27 @@ static int parse_header(Text *t, VmafSvm *s, long *total_sv, char *why, size_t w
                             "unknown svm_type '%.*s' (expected nu_svr or epsilon_svr)",
                             (int)(n > 32 ? 32 : n), v);
         } else if (tok_is(key, klen, "kernel_type")) {
+            static const Keyword kernels[] = {
+                {"linear", VMAF_SVM_KERNEL_LINEAR}, {"polynomial", VMAF_SVM_KERNEL_POLY},
+                {"rbf", VMAF_SVM_KERNEL_RBF}, {"sigmoid", VMAF_SVM_KERNEL_SIGMOID},
+            };
+            const char *v = NULL;
+            size_t n = 0;
+            int kernel;
             bit = SEEN_KERNEL;
-            const char *v;
-            size_t n;
-            if (!next_token(&l, &v, &n))
-                return fail(why, why_len, l.no, "'kernel_type' has no value");
-            if (tok_is(v, n, "linear"))
-                s->kernel = VMAF_SVM_KERNEL_LINEAR;
-            else if (tok_is(v, n, "polynomial"))
-                s->kernel = VMAF_SVM_KERNEL_POLY;
-            else if (tok_is(v, n, "rbf"))
-                s->kernel = VMAF_SVM_KERNEL_RBF;
-            else if (tok_is(v, n, "sigmoid"))
-                s->kernel = VMAF_SVM_KERNEL_SIGMOID;
-            else
+            err = header_token(&l, "kernel_type", &v, &n, why, why_len);
+            if (err)
+                return err;
+            if (!keyword(v, n, kernels, sizeof(kernels) / sizeof(kernels[0]), &kernel))
                 return fail(why, why_len, l.no,
                             "unknown kernel_type '%.*s' (expected linear, polynomial, rbf or "
                             "sigmoid; precomputed kernels cannot score features)",
                             (int)(n > 32 ? 32 : n), v);
+            s->kernel = kernel;
         } else if (tok_is(key, klen, "degree")) {
-            bit = SEEN_DEGREE;
             long d;
-            int err = header_long(&l, "degree", &d, why, why_len);
+            bit = SEEN_DEGREE;
+            err = header_long(&l, "degree", &d, why, why_len);
             if (err)
                 return err;
             if (d < 0 || d > VMAF_SVM_MAX_DEGREE)
@@ -273,35 +309,25 @@ static int parse_header(Text *t, VmafSvm *s, long *total_sv, char *why, size_t w
             s->degree = (int)d;
         } else if (tok_is(key, klen, "gamma")) {
             bit = SEEN_GAMMA;
-            int err = header_double(&l, "gamma", &s->gamma, why, why_len);
-            if (err)
-                return err;
+            err = header_double(&l, "gamma", &s->gamma, why, why_len);
         } else if (tok_is(key, klen, "coef0")) {
             bit = SEEN_COEF0;
-            int err = header_double(&l, "coef0", &s->coef0, why, why_len);
-            if (err)
-                return err;
+            err = header_double(&l, "coef0", &s->coef0, why, why_len);
         } else if (tok_is(key, klen, "nr_class")) {
-            bit = SEEN_NR_CLASS;
             long n;
-            int err = header_long(&l, "nr_class", &n, why, why_len);
-            if (err)
-                return err;
-            if (n != 2)
-                return fail(why, why_len, l.no, "'nr_class' is %ld; a regression model has 2", n);
+            bit = SEEN_NR_CLASS;
+            err = header_long(&l, "nr_class", &n, why, why_len);
+            if (!err && n != 2)
+                err = fail(why, why_len, l.no, "'nr_class' is %ld; a regression model has 2", n);
         } else if (tok_is(key, klen, "total_sv")) {
             bit = SEEN_TOTAL_SV;
-            int err = header_long(&l, "total_sv", total_sv, why, why_len);
-            if (err)
-                return err;
-            if (*total_sv < 1 || *total_sv > (long)VMAF_SVM_MAX_SV)
-                return fail(why, why_len, l.no, "'total_sv' %ld is outside 1..%u", *total_sv,
-                            VMAF_SVM_MAX_SV);
+            err = header_long(&l, "total_sv", total_sv, why, why_len);
+            if (!err && (*total_sv < 1 || *total_sv > (long)VMAF_SVM_MAX_SV))
+                err = fail(why, why_len, l.no, "'total_sv' %ld is outside 1..%u", *total_sv,
+                           VMAF_SVM_MAX_SV);
         } else if (tok_is(key, klen, "rho")) {
             bit = SEEN_RHO;
-            int err = header_double(&l, "rho", &s->rho, why, why_len);
-            if (err)
-                return err;
+            err = header_double(&l, "rho", &s->rho, why, why_len);
         } else if (tok_is(key, klen, "label") || tok_is(key, klen, "probA") ||
                    tok_is(key, klen, "probB") || tok_is(key, klen, "nr_sv") ||
                    tok_is(key, klen, "prob_density_marks")) {
@@ -311,6 +337,8 @@ static int parse_header(Text *t, VmafSvm *s, long *total_sv, char *why, size_t w
             return fail(why, why_len, l.no, "unknown header key '%.*s'",
                         (int)(klen > 32 ? 32 : klen), key);
         }
+        if (err)
+            return err;
         if (seen & bit)
             return fail(why, why_len, l.no, "header key '%.*s' appears twice", (int)klen, key);
         seen |= bit;

@@ -8,13 +8,6 @@
  * depend on which frame comes first. */
 #include "output/output.h"
 
-static const char *const pool_name[VMAF_POOL_METHOD_NB] = {
-    [VMAF_POOL_METHOD_MIN] = "min",
-    [VMAF_POOL_METHOD_MAX] = "max",
-    [VMAF_POOL_METHOD_MEAN] = "mean",
-    [VMAF_POOL_METHOD_HARMONIC_MEAN] = "harmonic_mean",
-};
-
 static void write_json(const VmafReport *r, VmafOutSink *s)
 {
     vmaf_sink_puts(s, "{\n  \"version\": ");
@@ -56,7 +49,7 @@ static void write_json(const VmafReport *r, VmafOutSink *s)
         for (int m = VMAF_POOL_METHOD_MIN; m < VMAF_POOL_METHOD_NB; m++) {
             if (!f->has_pooled[m])
                 continue;
-            vmaf_sink_printf(s, "%s      \"%s\": ", first ? "\n" : ",\n", pool_name[m]);
+            vmaf_sink_printf(s, "%s      \"%s\": ", first ? "\n" : ",\n", vmaf_output_pool_name[m]);
             first = false;
             vmaf_sink_score(s, r->score_format, f->pooled[m], VMAF_NONFINITE_NULL);
         }

@@ -26,6 +26,13 @@ static const VmafOutputWriter *const writers[] = {
     &vmaf_output_writer_sub,
 };
 
+const char *const vmaf_output_pool_name[VMAF_POOL_METHOD_NB] = {
+    [VMAF_POOL_METHOD_MIN] = "min",
+    [VMAF_POOL_METHOD_MAX] = "max",
+    [VMAF_POOL_METHOD_MEAN] = "mean",
+    [VMAF_POOL_METHOD_HARMONIC_MEAN] = "harmonic_mean",
+};
+
 /* The reference writes these model-file feature names under short aliases;
  * reports list them the same way so that parsers find the same keys. */
 static const struct {

@@ -41,6 +41,9 @@ typedef struct VmafReport {
     const char *score_format;
 } VmafReport;
 
+/* The key of each pooling method in the JSON and XML reports. */
+extern const char *const vmaf_output_pool_name[VMAF_POOL_METHOD_NB];
+
 /* True if frame `index` has a row in the report: it lies on the subsample
  * grid and at least one feature has a score there. */
 bool vmaf_report_frame_used(const VmafReport *r, unsigned index);

@@ -163,76 +163,83 @@ static size_t utf8_seq(const unsigned char *p, uint32_t *cp)
 
 static const char replacement_char[] = "\xEF\xBF\xBD"; /* U+FFFD */
 
-void vmaf_sink_xml_text(VmafOutSink *s, const char *str)
+/* Writes str with the escapes of one format. `escape` returns the text to
+ * write for a code point, or NULL to copy the character unchanged (it may
+ * format into buf); a byte that is not UTF-8 is written as `invalid`. */
+static void put_escaped(VmafOutSink *s, const char *str, const char *invalid,
+                        const char *(*escape)(uint32_t cp, char *buf, size_t size))
 {
     const unsigned char *p = (const unsigned char *)str;
     while (*p && !s->err) {
         uint32_t cp;
         size_t len = utf8_seq(p, &cp);
         if (!len) {
-            /* Not UTF-8: XML cannot carry it, so write U+FFFD. */
-            vmaf_sink_puts(s, replacement_char);
+            vmaf_sink_puts(s, invalid);
             p++;
             continue;
         }
-        switch (cp) {
-        case '&': vmaf_sink_puts(s, "&amp;"); break;
-        case '<': vmaf_sink_puts(s, "&lt;"); break;
-        case '>': vmaf_sink_puts(s, "&gt;"); break;
-        case '"': vmaf_sink_puts(s, "&quot;"); break;
-        case '\'': vmaf_sink_puts(s, "&apos;"); break;
-        /* Character references keep these from attribute-value normalisation. */
-        case '\t': vmaf_sink_puts(s, "&#9;"); break;
-        case '\n': vmaf_sink_puts(s, "&#10;"); break;
-        case '\r': vmaf_sink_puts(s, "&#13;"); break;
-        default:
-            if (cp < 0x20 || cp == 0xFFFE || cp == 0xFFFF) {
-                /* Not allowed in XML 1.0, not even as a reference. */
-                vmaf_sink_puts(s, replacement_char);
-            } else {
-                char buf[5];
-                memcpy(buf, p, len);
-                buf[len] = '\0';
-                vmaf_sink_puts(s, buf);
-            }
+        char buf[16];
+        const char *esc = escape(cp, buf, sizeof(buf));
+        if (!esc) {
+            memcpy(buf, p, len);
+            buf[len] = '\0';
+            esc = buf;
         }
+        vmaf_sink_puts(s, esc);
         p += len;
     }
+}
+
+static const char *xml_escape(uint32_t cp, char *buf, size_t size)
+{
+    (void)buf;
+    (void)size;
+    switch (cp) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return "&quot;";
+    case '\'': return "&apos;";
+    /* Character references keep these from attribute-value normalisation. */
+    case '\t': return "&#9;";
+    case '\n': return "&#10;";
+    case '\r': return "&#13;";
+    }
+    /* Not allowed in XML 1.0, not even as a reference. */
+    if (cp < 0x20 || cp == 0xFFFE || cp == 0xFFFF)
+        return replacement_char;
+    return NULL;
+}
+
+void vmaf_sink_xml_text(VmafOutSink *s, const char *str)
+{
+    /* Not UTF-8: XML cannot carry it, so write U+FFFD. */
+    put_escaped(s, str, replacement_char, xml_escape);
+}
+
+static const char *json_escape(uint32_t cp, char *buf, size_t size)
+{
+    switch (cp) {
+    case '"': return "\\\"";
+    case '\\': return "\\\\";
+    case '\b': return "\\b";
+    case '\f': return "\\f";
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    }
+    if (cp < 0x20 || cp == 0x7F) {
+        snprintf(buf, size, "\\u%04x", (unsigned)cp);
+        return buf;
+    }
+    return NULL;
 }
 
 void vmaf_sink_json_string(VmafOutSink *s, const char *str)
 {
     vmaf_sink_putc(s, '"');
-    const unsigned char *p = (const unsigned char *)str;
-    while (*p && !s->err) {
-        uint32_t cp;
-        size_t len = utf8_seq(p, &cp);
-        if (!len) {
-            /* JSON text is UTF-8; a stray byte becomes U+FFFD. */
-            vmaf_sink_puts(s, "\\ufffd");
-            p++;
-            continue;
-        }
-        switch (cp) {
-        case '"': vmaf_sink_puts(s, "\\\""); break;
-        case '\\': vmaf_sink_puts(s, "\\\\"); break;
-        case '\b': vmaf_sink_puts(s, "\\b"); break;
-        case '\f': vmaf_sink_puts(s, "\\f"); break;
-        case '\n': vmaf_sink_puts(s, "\\n"); break;
-        case '\r': vmaf_sink_puts(s, "\\r"); break;
-        case '\t': vmaf_sink_puts(s, "\\t"); break;
-        default:
-            if (cp < 0x20 || cp == 0x7F) {
-                vmaf_sink_printf(s, "\\u%04x", (unsigned)cp);
-            } else {
-                char buf[5];
-                memcpy(buf, p, len);
-                buf[len] = '\0';
-                vmaf_sink_puts(s, buf);
-            }
-        }
-        p += len;
-    }
+    /* JSON text is UTF-8; a stray byte becomes U+FFFD. */
+    put_escaped(s, str, "\\ufffd", json_escape);
     vmaf_sink_putc(s, '"');
 }
 

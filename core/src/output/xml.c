@@ -14,13 +14,6 @@
 #include "log.h"
 #include "output/output.h"
 
-static const char *const pool_name[VMAF_POOL_METHOD_NB] = {
-    [VMAF_POOL_METHOD_MIN] = "min",
-    [VMAF_POOL_METHOD_MAX] = "max",
-    [VMAF_POOL_METHOD_MEAN] = "mean",
-    [VMAF_POOL_METHOD_HARMONIC_MEAN] = "harmonic_mean",
-};
-
 /* A copy of `name` fit for a one-line message: control characters as '?',
  * at most 80 bytes. */
 static const char *printable(const char *name, char *buf, size_t size)
@@ -95,7 +88,7 @@ static void write_xml(const VmafReport *r, VmafOutSink *s)
         for (int m = VMAF_POOL_METHOD_MIN; m < VMAF_POOL_METHOD_NB; m++) {
             if (!f->has_pooled[m])
                 continue;
-            vmaf_sink_printf(s, "%s=\"", pool_name[m]);
+            vmaf_sink_printf(s, "%s=\"", vmaf_output_pool_name[m]);
             vmaf_sink_score(s, r->score_format, f->pooled[m], VMAF_NONFINITE_TEXT);
             vmaf_sink_puts(s, "\" ");
         }
