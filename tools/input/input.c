@@ -1,4 +1,4 @@
-/* Module table and the I/O helpers shared by the readers. */
+/* The I/O helpers shared by the readers, and the choice between them. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -7,12 +7,6 @@
 #include <sys/types.h>
 
 #include "input/input.h"
-
-const InputModule *const input_modules[] = {
-    &input_y4m,
-    &input_yuv,
-    NULL,
-};
 
 #define SCRATCH_SIZE ((size_t)1 << 16)
 

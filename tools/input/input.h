@@ -39,8 +39,6 @@ typedef struct InputContext InputContext;
 
 typedef struct InputModule {
     const char *name;
-    /* Nonzero when the first bytes of a stream belong to this format. */
-    int (*probe)(const uint8_t *buf, size_t len);
     /* Reads the stream header (if any) and fills ctx->info. */
     int (*open)(InputContext *ctx, const InputRawParams *raw);
     /* Consumes what stands before a frame's samples (the Y4M FRAME line).
@@ -67,8 +65,6 @@ struct InputContext {
     char err[512];
 };
 
-/* Registered modules, NULL-terminated. */
-extern const InputModule *const input_modules[];
 extern const InputModule input_y4m;
 extern const InputModule input_yuv;
 

@@ -46,11 +46,6 @@ static const struct {
     { "monop16", VMAF_PIX_FMT_YUV400P, 16 },
 };
 
-static int y4m_probe(const uint8_t *buf, size_t len)
-{
-    return len >= Y4M_SIGNATURE_LEN && !memcmp(buf, Y4M_SIGNATURE, Y4M_SIGNATURE_LEN);
-}
-
 /* Copies up to 40 bytes of s for a message, replacing what a terminal
  * should not see. */
 static void printable(char *dst, size_t dst_sz, const char *s, size_t len)
@@ -270,7 +265,6 @@ static int read_marker(InputContext *ctx)
 
 const InputModule input_y4m = {
     .name = "y4m",
-    .probe = y4m_probe,
     .open = y4m_open,
     .next_frame = read_marker,
 };

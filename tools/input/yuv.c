@@ -5,14 +5,6 @@
 
 #include "input/input.h"
 
-static int yuv_probe(const uint8_t *buf, size_t len)
-{
-    /* Raw YUV has no signature: it is chosen by -w -h -p -b, never guessed. */
-    (void)buf;
-    (void)len;
-    return 0;
-}
-
 static int yuv_open(InputContext *ctx, const InputRawParams *raw)
 {
     if (!raw)
@@ -86,7 +78,6 @@ static int more_frames(InputContext *ctx)
 
 const InputModule input_yuv = {
     .name = "yuv",
-    .probe = yuv_probe,
     .open = yuv_open,
     .next_frame = more_frames,
 };

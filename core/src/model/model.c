@@ -535,6 +535,13 @@ static int check_cfg(const VmafModelConfig *cfg)
         vmaf_error("model config: the name is empty; pass NULL for \"vmaf\" or a name");
         return -EINVAL;
     }
+    /* Scores are stored as "<name>_ci_p95_lo" and the like: a bounded name
+     * keeps every derived key distinct. */
+    if (cfg && cfg->name && strlen(cfg->name) > VMAF_MODEL_NAME_MAX) {
+        vmaf_error("model config: the name is %zu characters long; use at most %d",
+                   strlen(cfg->name), VMAF_MODEL_NAME_MAX);
+        return -EINVAL;
+    }
     return 0;
 }
 

@@ -16,6 +16,9 @@
 #define VMAF_MODEL_MAX_FEATURES 256u
 #define VMAF_MODEL_MAX_KNOTS 256u
 #define VMAF_MODEL_MAX_COLLECTION 1000u
+/* Longest model name; with the longest suffix ("_ci_p95_lo") it fits the
+ * 320-byte keys built from it. */
+#define VMAF_MODEL_NAME_MAX 255
 /* Largest model file read from disk. */
 #define VMAF_MODEL_MAX_FILE_SIZE (64u << 20)
 
