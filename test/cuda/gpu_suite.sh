@@ -8,7 +8,8 @@
 #   test/cuda/gpu_suite.sh [log dir]
 #
 # Environment: BUILD_DIR (default build-gpu-suite), CUDA_ARCH (default 90),
-# BENCH_FRAMES (default 200), JOBS (default: all cores), SUITES (default
+# BENCH_FRAMES (default 200), JOBS (default: all cores), TAR_LOGS=1 (pack the
+# logs into logs.tar.xz), SUITES (default
 # "cuda cuda_host ssim"), PARITY=0 / SANITIZE=0 / BENCH=0 to leave a step out.
 set -u
 LOG=${1:-${OUT:-/tmp/gpu_suite}}
@@ -102,7 +103,7 @@ elif command -v compute-sanitizer >/dev/null; then
                 compute-sanitizer --tool $tool $extra --error-exitcode 9 \
                 "$VMAF" -r "$BUILD/test/data/p01_ref_576x324_420p8.yuv" \
                 -d "$BUILD/test/data/p01_dis_576x324_420p8.yuv" -w 576 -h 324 -p 420 -b 8 \
-                --feature float_ssim=enable_lcs=true --backend cuda -q --json -o "$LOG/p01_cuda.json"
+                -n --feature float_ssim=enable_lcs=true --backend cuda -q --json -o "$LOG/p01_cuda.json"
         fi
     done
 else
@@ -119,8 +120,16 @@ done
 for f in "$LOG"/sanitizer_*.log; do
     [ -f "$f" ] && echo "$(basename "$f"): $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$f" | tr '\n' ' ')"
 done
+echo "==== machine-code check (no_fma)"
+awk '/^test: .*no_fma/,/^====/' "$LOG/testlog.txt" | grep -E "^(ok|FAIL|probes|no contracted)" | sed 's/_ZN[0-9]*_GLOBAL__N__[0-9a-z_]*cu_[0-9a-f]*//' | head -30
 echo "==== benchmark"
 [ -f "$LOG/bench.log" ] && cat "$LOG/bench.log"
 echo "==== summary"
 cat "$LOG/gpu.txt"
 printf '%s\n' "${SUMMARY[@]}"
+if [ "${TAR_LOGS:-0}" = 1 ]; then
+    # Some runners bring back only a few files: pack the logs into one.
+    tar -cJf /tmp/gpu_suite_logs.tar.xz -C "$LOG" . &&
+        rm -f "$LOG"/*.log "$LOG"/*.txt "$LOG"/*.json &&
+        mv /tmp/gpu_suite_logs.tar.xz "$LOG/logs.tar.xz"
+fi

@@ -31,6 +31,9 @@
 
 #define NAME "float_ssim_cuda"
 #define SLOTS VMAF_CUDA_FRAMES_IN_FLIGHT
+/* Terms per chunk of the sequential redo (8 MB): the copy of one chunk
+ * overlaps the host's sum of the previous one. */
+#define REDO_CHUNK ((size_t)1 << 20)
 
 enum SlotState { SLOT_FREE = 0, SLOT_SUBMITTED, SLOT_HARVESTED };
 
@@ -75,6 +78,10 @@ typedef struct FloatSsimCudaState {
     unsigned ndone;
     size_t row_bytes, dpitch, fpitch;
     double *terms;      /* per-pixel terms for the sequential redo */
+    float *tmp;         /* intermediate planes of the split passes */
+    double *hterms;     /* pinned, 2 x REDO_CHUNK: terms on their way to the host */
+    cudaEvent_t redo_ev[2];
+    bool redo_events;
     unsigned redo_count;
     bool submitted_any;
     int err;            /* sticky: the first failure stops the run */
@@ -195,7 +202,16 @@ static void teardown(FloatSsimCudaState *st)
         memset(sl, 0, sizeof(*sl));
     }
     cudaFree(st->terms);
+    cudaFree(st->tmp);
+    cudaFreeHost(st->hterms);
+    st->hterms = NULL;
+    if (st->redo_events) {
+        cudaEventDestroy(st->redo_ev[0]);
+        cudaEventDestroy(st->redo_ev[1]);
+        st->redo_events = false;
+    }
     st->terms = NULL;
+    st->tmp = NULL;
     if (st->up)
         cudaStreamDestroy(st->up);
     if (st->comp)
@@ -238,9 +254,12 @@ static int init(VmafFex *fex)
     int err = vmaf_cuda_enter(st->cu);
     if (err)
         return err;
+    /* The kernels' stream is a blocking one: it waits for work the caller
+     * queued on the legacy default stream, such as a cudaMemcpy into a
+     * device picture that returns before its DMA is done. */
     cudaError_t e = cudaStreamCreateWithFlags(&st->up, cudaStreamNonBlocking);
     if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&st->comp, cudaStreamNonBlocking);
+        e = cudaStreamCreateWithFlags(&st->comp, cudaStreamDefault);
     if (e != cudaSuccess) {
         err = fail(st, e, "creating streams", -1);
         goto out;
@@ -274,13 +293,16 @@ static int init(VmafFex *fex)
     }
     const size_t n = (size_t)(st->plan.W - (SSIM_WINDOW - 1)) * (st->plan.H - (SSIM_WINDOW - 1));
     e = cudaMalloc((void **)&st->terms, n * sizeof(double));
+    if (e == cudaSuccess && st->plan.split)
+        e = cudaMalloc((void **)&st->tmp, vmaf_ssim_cuda_tmp_bytes(&st->plan));
     if (e != cudaSuccess) {
         err = fail(st, e, "allocating the per-pixel term buffer", -1);
         goto out;
     }
-    vmaf_debug(NAME ": %ux%u %u-bit, scale %d, planes %ux%u, %ux%u blocks of %u rows",
+    vmaf_debug(NAME ": %ux%u %u-bit, scale %d, planes %ux%u, %s, %ux%u blocks of %u rows",
                fex->w, fex->h, fex->bpc, st->eff_scale, st->plan.W, st->plan.H,
-               st->plan.grid_x, st->plan.grid_y, st->plan.seg);
+               st->plan.split ? "split passes" : "fused", st->plan.grid_x, st->plan.grid_y,
+               st->plan.seg);
 out:
     if (err)
         teardown(st);
@@ -309,6 +331,66 @@ static int ensure_upload_buffers(FloatSsimCudaState *st, Slot *sl, bool staging,
     return 0;
 }
 
+/* The CPU's sum, one term after the other, of the n terms the device
+ * wrote: copied in chunks through pinned memory (the next chunk's copy
+ * overlapping this one's sum) and added on the host, which runs a
+ * dependent chain of f64 additions several times faster than one GPU
+ * thread. */
+static int sequential_sum(FloatSsimCudaState *st, size_t n, unsigned index, double *sum)
+{
+    cudaError_t e = cudaSuccess;
+    if (!st->hterms) {
+        e = cudaHostAlloc((void **)&st->hterms, 2 * REDO_CHUNK * sizeof(double),
+                          cudaHostAllocDefault);
+        if (e != cudaSuccess) {
+            st->hterms = NULL;
+            return fail(st, e, "allocating pinned memory for the sequential sum", index);
+        }
+    }
+    if (!st->redo_events) {
+        e = cudaEventCreateWithFlags(&st->redo_ev[0], cudaEventDisableTiming);
+        if (e == cudaSuccess) {
+            e = cudaEventCreateWithFlags(&st->redo_ev[1], cudaEventDisableTiming);
+            if (e != cudaSuccess)
+                cudaEventDestroy(st->redo_ev[0]);
+        }
+        if (e != cudaSuccess)
+            return fail(st, e, "creating events for the sequential sum", index);
+        st->redo_events = true;
+    }
+    double s = 0.0;
+    size_t off = 0, len = n < REDO_CHUNK ? n : REDO_CHUNK;
+    int b = 0;
+    e = cudaMemcpyAsync(st->hterms, st->terms, len * sizeof(double), cudaMemcpyDeviceToHost,
+                        st->comp);
+    if (e == cudaSuccess)
+        e = cudaEventRecord(st->redo_ev[0], st->comp);
+    while (e == cudaSuccess && off < n) {
+        const size_t next = off + len;
+        const size_t next_len = n - next < REDO_CHUNK ? n - next : REDO_CHUNK;
+        if (next < n) {
+            e = cudaMemcpyAsync(st->hterms + (size_t)(b ^ 1) * REDO_CHUNK, st->terms + next,
+                                next_len * sizeof(double), cudaMemcpyDeviceToHost, st->comp);
+            if (e == cudaSuccess)
+                e = cudaEventRecord(st->redo_ev[b ^ 1], st->comp);
+        }
+        if (e == cudaSuccess)
+            e = cudaEventSynchronize(st->redo_ev[b]);
+        if (e != cudaSuccess)
+            break;
+        const double *t = st->hterms + (size_t)b * REDO_CHUNK;
+        for (size_t i = 0; i < len; i++)
+            s += t[i];
+        off = next;
+        len = next_len;
+        b ^= 1;
+    }
+    if (e != cudaSuccess)
+        return fail(st, e, "copying terms for the sequential sum", index);
+    *sum = s;
+    return 0;
+}
+
 static int harvest(FloatSsimCudaState *st, Slot *sl)
 {
     cudaError_t e = cudaEventSynchronize(sl->done);
@@ -316,6 +398,8 @@ static int harvest(FloatSsimCudaState *st, Slot *sl)
         return fail(st, e, "waiting for the kernels", sl->index);
     SsimCudaOut *o = sl->hout;
     const bool dec = st->eff_scale > 1;
+    const size_t n =
+        (size_t)(st->plan.W - (SSIM_WINDOW - 1)) * (st->plan.H - (SSIM_WINDOW - 1));
     for (unsigned q = 0; q < st->plan.nq; q++) {
         if (!o->redo[q])
             continue;
@@ -325,18 +409,19 @@ static int harvest(FloatSsimCudaState *st, Slot *sl)
         vmaf_debug(NAME ": frame %u: mean %u next to an f32 rounding boundary, summing in "
                    "order",
                    sl->index, q);
-        e = vmaf_ssim_cuda_redo(&st->plan, dec ? sl->dec[0] : sl->src[0],
-                                dec ? st->fpitch : sl->src_pitch[0],
-                                dec ? sl->dec[1] : sl->src[1],
-                                dec ? st->fpitch : sl->src_pitch[1], dec, (int)q, st->terms,
-                                sl->partials, sl->dout, st->comp);
-        if (e == cudaSuccess)
-            e = cudaMemcpyAsync(sl->hout, sl->dout, sizeof(*sl->hout), cudaMemcpyDeviceToHost,
-                                st->comp);
-        if (e == cudaSuccess)
-            e = cudaStreamSynchronize(st->comp);
+        e = vmaf_ssim_cuda_terms(&st->plan, dec ? sl->dec[0] : sl->src[0],
+                                 dec ? st->fpitch : sl->src_pitch[0],
+                                 dec ? sl->dec[1] : sl->src[1],
+                                 dec ? st->fpitch : sl->src_pitch[1], dec, (int)q, st->tmp,
+                                 st->terms, sl->partials, st->comp);
         if (e != cudaSuccess)
-            return fail(st, e, "the sequential frame sum", sl->index);
+            return fail(st, e, "the per-pixel terms for the sequential sum", sl->index);
+        double sum = 0.0;
+        int err = sequential_sum(st, n, sl->index, &sum);
+        if (err)
+            return err;
+        o->mean[q] = (float)(sum / (double)n);
+        o->redo[q] = 0;
     }
     for (int q = 0; q < 4; q++)
         sl->mean[q] = q < (int)st->plan.nq ? (double)o->mean[q] : 0.0;
@@ -472,10 +557,11 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                                     st->comp);
         if (e == cudaSuccess)
             e = vmaf_ssim_cuda_frame(&st->plan, sl->dec[0], st->fpitch, sl->dec[1], st->fpitch,
-                                     1, sl->partials, sl->dout, st->comp);
+                                     1, st->tmp, sl->partials, sl->dout, st->comp);
     } else {
         e = vmaf_ssim_cuda_frame(&st->plan, sl->src[0], sl->src_pitch[0], sl->src[1],
-                                 sl->src_pitch[1], 0, sl->partials, sl->dout, st->comp);
+                                 sl->src_pitch[1], 0, st->tmp, sl->partials, sl->dout,
+                                 st->comp);
     }
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(sl->hout, sl->dout, sizeof(*sl->hout), cudaMemcpyDeviceToHost,

@@ -17,7 +17,7 @@ extern "C" {
 
 /* The four frame means (t, l, c, s) as the CPU rounds them, and for each a
  * flag: 1 when the exact-mean interval straddles an f32 rounding boundary
- * and the sequential sum must be redone (vmaf_ssim_cuda_redo). */
+ * and the sequential sum must be redone (vmaf_ssim_cuda_terms). */
 typedef struct SsimCudaOut {
     float mean[4];
     int redo[4];
@@ -30,14 +30,22 @@ typedef struct SsimCudaConsts {
     float c1, c2, c3;
 } SsimCudaConsts;
 
+/* Planes with at most this many output pixels use the split passes (one
+ * thread per output and pass); larger ones the fused kernel. */
+#define SSIM_CUDA_SPLIT_MAX_PIXELS (1u << 20)
+
 /* Geometry and launch shape of one frame. */
 typedef struct SsimCudaPlan {
     unsigned w, h, bpc;  /* picture */
     int scale;           /* effective scale */
     unsigned W, H;       /* SSIM planes (decimated when scale > 1) */
     unsigned nq;         /* 4 with l, c, s; 1 for the score alone */
-    unsigned seg;        /* output rows per block of the fused kernel */
+    int split;           /* 1: split passes through tmp; 0: fused kernel */
+    unsigned seg;        /* output rows per warp (fused kernel) */
     unsigned grid_x, grid_y;
+    unsigned nparts;     /* per-warp partial records */
+    unsigned tpitch;     /* floats per row of the split passes' planes */
+    int sm_count;
     double depth;        /* additions on any path of the parallel sum */
     SsimCudaConsts k;
 } SsimCudaPlan;
@@ -46,8 +54,19 @@ typedef struct SsimCudaPlan {
 void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, int scale,
                          int lcs, int sm_count, const SsimCudaConsts *k);
 
-/* Bytes of per-block partial sums a frame needs. */
+/* Forces a launch shape (benchmarks): split passes, or the fused kernel
+ * with seg rows per warp. */
+void vmaf_ssim_cuda_plan_override(SsimCudaPlan *p, int split, unsigned seg);
+
+/* Bytes of per-warp partial sums a frame needs. */
 size_t vmaf_ssim_cuda_partials_bytes(const SsimCudaPlan *p);
+
+/* Bytes of the split passes' five intermediate planes (allocate it always:
+ * a forced shape may need it). */
+size_t vmaf_ssim_cuda_tmp_bytes(const SsimCudaPlan *p);
+
+/* Unused at run time; keeps the machine-code probes compiled. */
+void *vmaf_ssim_cuda_probe_kernels(int i);
 
 /* Box decimation of both luma planes (u8 for 8-bit, u16 otherwise; pitches
  * in bytes) into f32 planes of W x H with pitch dpitch bytes. */
@@ -59,27 +78,23 @@ cudaError_t vmaf_ssim_cuda_decimate(const SsimCudaPlan *p, const void *ref, size
  * frame, from the pictures (is_float = 0, scale 1) or from the decimated
  * f32 planes (is_float = 1). Writes *out on the device. */
 cudaError_t vmaf_ssim_cuda_frame(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
-                                 const void *dist, size_t dist_pitch, int is_float,
+                                 const void *dist, size_t dist_pitch, int is_float, float *tmp,
                                  double *partials, SsimCudaOut *out, cudaStream_t st);
 
 /* The rare exact path for quantity q: writes the frame's per-pixel terms
- * in row-major order to terms (W-10)*(H-10) doubles, then sums them in that
- * order in one thread, exactly as the CPU does, into out->mean[q]. */
-cudaError_t vmaf_ssim_cuda_redo(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
-                                const void *dist, size_t dist_pitch, int is_float, int q,
-                                double *terms, double *partials, SsimCudaOut *out,
-                                cudaStream_t st);
+ * in row-major order to terms ((W-10)*(H-10) doubles); the caller sums them
+ * in that order, exactly as the CPU does. */
+cudaError_t vmaf_ssim_cuda_terms(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
+                                 const void *dist, size_t dist_pitch, int is_float, int q,
+                                 float *tmp, double *terms, double *partials, cudaStream_t st);
 
-/* Tests: the frame-mean machinery on given terms. mean_of_terms runs the
- * production reduction and interval check (out->mean[0], out->redo[0]) with
- * seg terms per thread; partials must hold vmaf_ssim_cuda_terms_partials
- * bytes. seq_mean is the production sequential fallback. */
+/* Tests: the production reduction and interval check (out->mean[0],
+ * out->redo[0]) on given terms, seg terms per thread; partials must hold
+ * vmaf_ssim_cuda_terms_partials_bytes(). */
 size_t vmaf_ssim_cuda_terms_partials_bytes(unsigned long long n, unsigned seg);
 cudaError_t vmaf_ssim_cuda_mean_of_terms(const double *terms, unsigned long long n,
                                          unsigned seg, double *partials, SsimCudaOut *out,
                                          cudaStream_t st);
-cudaError_t vmaf_ssim_cuda_seq_mean(const double *terms, unsigned long long n, int q,
-                                    SsimCudaOut *out, cudaStream_t st);
 
 #ifdef __cplusplus
 }

@@ -14,9 +14,10 @@
  *   k_decimate  box low-pass + decimation (scale > 1), exact window sums.
  *   k_ssim      horizontal pass of each input row into an 11-row register
  *               ring, vertical pass, per-pixel combine, per-warp sums.
+ *   k_hpass, k_vpass  the same two passes as separate kernels, one thread
+ *               per output, for small planes.
  *   k_finalize  frame means, proven equal to the CPU's sequential sums
  *               (see docs/adr/0102-exact-frame-mean.md), or a redo flag.
- *   k_seq       the sequential sum itself, for flagged means.
  */
 #include <stdint.h>
 
@@ -31,25 +32,27 @@ constexpr int TILE = 32;          /* output columns per block (one warp) */
 constexpr int FIN_THREADS = 256;  /* threads of the finalize kernel */
 constexpr int PART = 3;           /* partials per quantity: sum, weighted and plain |sum| */
 
-/* Widens a non-negative f32 to f64 with two integer operations instead of
- * a conversion instruction (a quarter-rate unit, the bottleneck of the
- * Gaussian passes otherwise). Exact for every positive normal f32. Zero
- * becomes 2^-127 instead of 0: every non-zero product in these sums is at
- * least 2^-64 (samples are multiples of 2^-8 or decimated values of at
- * least 2^-22; squares, taps >= 2^-10 and the second pass bring that to
- * 2^-64), so a partial sum that is not zero absorbs any number of 2^-127
- * without change (they stay below half its ulp), and a sum of zeros alone
- * is below 2^-100, which narrow() turns back into the 0 it is. No value
- * here is negative, subnormal, infinite or NaN. */
+/* The f32 -> f64 widening of every product, without the conversion unit
+ * (a quarter-rate unit that would bound the Gaussian passes): shifting the
+ * bits of a non-negative f32 right by 3 within 64 bits gives the f64 whose
+ * value is exactly f * 2^-896 (the exponent keeps its f32 bias), and 0
+ * gives 0. Sums then run on values scaled by 2^-896. Every non-zero
+ * product in these sums is at least 2^-64 (samples are multiples of 2^-8,
+ * decimated values at least 2^-22; squares, taps >= 2^-10 and the second
+ * pass bring that to 2^-64), so every scaled value and partial sum is a
+ * normal f64 (>= 2^-960), where scaling by a power of two commutes with
+ * rounding: each scaled sum is exactly 2^-896 times the CPU's sum, and
+ * narrow() undoes the scale exactly before rounding to f32. No value here
+ * is negative, subnormal, infinite or NaN. */
 __device__ __forceinline__ double widen(float f)
 {
     const unsigned b = __float_as_uint(f);
-    return __hiloint2double((int)((b >> 3) + 0x38000000u), (int)(b << 29));
+    return __hiloint2double((int)(b >> 3), (int)(b << 29));
 }
 
-__device__ __forceinline__ float narrow(double s)
+__device__ __forceinline__ float narrow(double scaled_sum)
 {
-    return s < 0x1p-100 ? 0.0f : __double2float_rn(s);
+    return __double2float_rn(__dmul_rn(scaled_sum, 0x1p896));
 }
 
 /* Integer sample to f32, exact (p < 2^23): 2^23 + p then minus 2^23. */
@@ -83,9 +86,11 @@ __device__ __forceinline__ float load_x<float>(const float *row, int i, float in
 /* ---- decimation ------------------------------------------------------------ */
 
 /* Output (X, Y) of plane blockIdx.z: the f32 products sample * k of the
- * s x s window summed in f64. Every product is a multiple of 2^-45 and the
- * sum stays below 2^8, so the sum is exact and its order free (we keep the
- * CPU's order anyway). */
+ * s x s window summed in f64. Every product is a multiple of 2^-45 and any
+ * partial sum stays below 2^8, so every sum is exact and its order free:
+ * rows are summed on their own and added into two chains. (Measured on an
+ * H200 against a variant that sums the columns of a block in shared memory
+ * first: this one was faster, 21 against 24-27 us at 4K scale 8.) */
 template <typename P>
 __global__ void k_decimate(const P *__restrict__ r, size_t rp, const P *__restrict__ d,
                            size_t dp, int w, int h, int s, float inv_d, float k,
@@ -101,18 +106,24 @@ __global__ void k_decimate(const P *__restrict__ r, size_t rp, const P *__restri
     float *out = blockIdx.z ? out_d : out_r;
     const int half = s / 2, x0 = X * s - half, y0 = Y * s - half;
     const bool inside = x0 >= 0 && x0 + s <= w;
-    double sum = 0.0;
+    /* Two chains (even and odd window rows) halve the latency of the
+     * dependent additions; the sums are exact, so the split changes no bit. */
+    double acc[2] = {0.0, 0.0};
     for (int v = 0; v < s; v++) {
         const P *row = src + (size_t)mirror(y0 + v, h) * pitch;
+        double part = 0.0;
         if (inside) {
+#pragma unroll 8
             for (int u = 0; u < s; u++)
-                sum = __dadd_rn(sum, widen(__fmul_rn(load_x(row, x0 + u, inv_d), k)));
+                part = __dadd_rn(part, widen(__fmul_rn(load_x(row, x0 + u, inv_d), k)));
         } else {
             for (int u = 0; u < s; u++)
-                sum = __dadd_rn(sum,
-                                widen(__fmul_rn(load_x(row, mirror(x0 + u, w), inv_d), k)));
+                part = __dadd_rn(part,
+                                 widen(__fmul_rn(load_x(row, mirror(x0 + u, w), inv_d), k)));
         }
+        acc[v & 1] = __dadd_rn(acc[v & 1], part);
     }
+    const double sum = __dadd_rn(acc[0], acc[1]);
     out[(size_t)Y * op + X] = narrow(sum);
 }
 
@@ -122,7 +133,27 @@ struct Terms {
     double t, l, c, s;
 };
 
+/* The correctly rounded library operations. PROBE swaps them for plain
+ * multiplications: the machine-code test requires that a kernel built so
+ * has no FMA at all, which proves that none comes from our arithmetic. */
+template <bool PROBE>
+__device__ __forceinline__ double div_d(double a, double b)
+{
+    return PROBE ? __dmul_rn(a, b) : __ddiv_rn(a, b);
+}
+template <bool PROBE>
+__device__ __forceinline__ double sqrt_d(double a)
+{
+    return PROBE ? __dmul_rn(a, a) : __dsqrt_rn(a);
+}
+template <bool PROBE>
+__device__ __forceinline__ float div_f(float a, float b)
+{
+    return PROBE ? __fmul_rn(a, b) : __fdiv_rn(a, b);
+}
+
 /* Step 4 of the numerics, operation for operation. */
+template <bool PROBE>
 __device__ __forceinline__ Terms combine(float mr, float md, float srr, float sdd, float srd,
                                          const SsimCudaConsts &k)
 {
@@ -132,14 +163,14 @@ __device__ __forceinline__ Terms combine(float mr, float md, float srr, float sd
     vr = vr < 0.0f ? 0.0f : vr;
     vd = vd < 0.0f ? 0.0f : vd;
     const float cov = __fsub_rn(srd, mrmd);
-    const float sq = __double2float_rn(__dsqrt_rn((double)__fmul_rn(vr, vd)));
+    const float sq = __double2float_rn(sqrt_d<PROBE>((double)__fmul_rn(vr, vd)));
     Terms o;
-    o.l = __ddiv_rn(__dadd_rn(__dmul_rn(__dmul_rn(2.0, (double)mr), (double)md), (double)k.c1),
+    o.l = div_d<PROBE>(__dadd_rn(__dmul_rn(__dmul_rn(2.0, (double)mr), (double)md), (double)k.c1),
                     (double)__fadd_rn(__fadd_rn(mr2, md2), k.c1));
-    o.c = __ddiv_rn(__dadd_rn(__dmul_rn(2.0, (double)sq), (double)k.c2),
+    o.c = div_d<PROBE>(__dadd_rn(__dmul_rn(2.0, (double)sq), (double)k.c2),
                     (double)__fadd_rn(__fadd_rn(vr, vd), k.c2));
     const float cc = (cov < 0.0f && sq <= 0.0f) ? 0.0f : cov;
-    o.s = (double)__fdiv_rn(__fadd_rn(cc, k.c3), __fadd_rn(sq, k.c3));
+    o.s = (double)div_f<PROBE>(__fadd_rn(cc, k.c3), __fadd_rn(sq, k.c3));
     o.t = __dmul_rn(__dmul_rn(o.l, o.c), o.s);
     return o;
 }
@@ -167,8 +198,31 @@ struct Acc {
         asum[q] = __dadd_rn(asum[q], a);
         wsum[q] = __dadd_rn(wsum[q], __dmul_rn(a, weight));
     }
-    /* Butterfly over the warp; lane 0 writes the block's partials. */
-    __device__ void store(double *partials, unsigned block)
+    /* Warp butterfly, then warp 0 of the block adds the NW warps' sums in
+     * order (NW - 1 more additions on the path) and writes one record. */
+    template <int NW>
+    __device__ void store_block(double *partials, unsigned block)
+    {
+        __shared__ double sh[NW][NQ * PART];
+        butterfly();
+        const int lane = threadIdx.x & 31, warp = (threadIdx.y * blockDim.x + threadIdx.x) >> 5;
+        if (lane == 0) {
+#pragma unroll
+            for (int q = 0; q < NQ; q++) {
+                sh[warp][q * PART] = sum[q];
+                sh[warp][q * PART + 1] = wsum[q];
+                sh[warp][q * PART + 2] = asum[q];
+            }
+        }
+        __syncthreads();
+        if (warp == 0 && lane < NQ * PART) {
+            double v = sh[0][lane];
+            for (int k = 1; k < NW; k++)
+                v = __dadd_rn(v, sh[k][lane]);
+            partials[(size_t)block * NQ * PART + lane] = v;
+        }
+    }
+    __device__ void butterfly()
     {
 #pragma unroll
         for (int off = 16; off; off >>= 1) {
@@ -179,7 +233,12 @@ struct Acc {
                 asum[q] = __dadd_rn(asum[q], __shfl_xor_sync(0xffffffffu, asum[q], off));
             }
         }
-        if (threadIdx.x == 0) {
+    }
+    /* Butterfly over the warp; lane 0 writes the warp's partials. */
+    __device__ void store(double *partials, unsigned block)
+    {
+        butterfly();
+        if ((threadIdx.x & 31) == 0) {
 #pragma unroll
             for (int q = 0; q < NQ; q++) {
                 double *o = partials + ((size_t)block * NQ + q) * PART;
@@ -200,7 +259,7 @@ struct Acc {
  * rows), and once 11 rows are in, the vertical sums, the combine and the
  * accumulation of the output pixel. Sums are f64 in ascending tap order,
  * each rounded to f32 once, like the CPU. */
-template <typename P, int NQ>
+template <typename P, int NQ, bool PROBE>
 __global__ void __launch_bounds__(TILE, 16)
     k_ssim(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp,
            float inv_d, int W, int H, int seg, const SsimCudaConsts k,
@@ -291,7 +350,7 @@ __global__ void __launch_bounds__(TILE, 16)
                     v4 = __dadd_rn(v4, widen(__fmul_rn(ring[slot][4], g)));
                 }
                 if (active) {
-                    const Terms tm = combine(narrow(v0), narrow(v1), narrow(v2), narrow(v3),
+                    const Terms tm = combine<PROBE>(narrow(v0), narrow(v1), narrow(v2), narrow(v3),
                                              narrow(v4), k);
                     const int o = o0 + i - (WIN - 1);
                     const long long idx = (long long)o * Wo + x;
@@ -309,6 +368,85 @@ __global__ void __launch_bounds__(TILE, 16)
         }
     }
     acc.store(partials, blockIdx.y * gridDim.x + blockIdx.x);
+}
+
+/* ---- the split passes (small planes) ------------------------------------------
+ * On small planes the fused kernel has too few warps to fill the GPU and
+ * each warp walks a long chain of rows. Here every thread does one output
+ * of one pass: the horizontal pass writes the five f32 planes (which stay in
+ * L2 at these sizes), the vertical pass reads 11 rows of each and combines.
+ * Same arithmetic, same order, same bits. */
+template <typename P>
+__global__ void __launch_bounds__(256)
+    k_hpass(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp,
+            float inv_d, int W, int H, const SsimCudaConsts k, float *__restrict__ tmp,
+            size_t tp)
+{
+    const int Wo = W - (WIN - 1);
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= Wo || y >= H)
+        return;
+    const P *rrow = r + (size_t)y * rp, *drow = d + (size_t)y * dp;
+    double h0 = 0.0, h1 = 0.0, h2 = 0.0, h3 = 0.0, h4 = 0.0;
+#pragma unroll
+    for (int u = 0; u < WIN; u++) {
+        const float a = load_x(rrow, x + u, inv_d), b = load_x(drow, x + u, inv_d);
+        const float g = k.g[u];
+        h0 = __dadd_rn(h0, widen(__fmul_rn(a, g)));
+        h1 = __dadd_rn(h1, widen(__fmul_rn(b, g)));
+        h2 = __dadd_rn(h2, widen(__fmul_rn(__fmul_rn(a, a), g)));
+        h3 = __dadd_rn(h3, widen(__fmul_rn(__fmul_rn(b, b), g)));
+        h4 = __dadd_rn(h4, widen(__fmul_rn(__fmul_rn(a, b), g)));
+    }
+    const size_t plane = (size_t)H * tp;
+    float *o = tmp + (size_t)y * tp + x;
+    o[0] = narrow(h0);
+    o[plane] = narrow(h1);
+    o[2 * plane] = narrow(h2);
+    o[3 * plane] = narrow(h3);
+    o[4 * plane] = narrow(h4);
+}
+
+template <int NQ, bool PROBE>
+__global__ void __launch_bounds__(128)
+    k_vpass(const float *__restrict__ tmp, size_t tp, int W, int H, const SsimCudaConsts k,
+            double *__restrict__ partials, double *__restrict__ terms, int tq)
+{
+    const int Wo = W - (WIN - 1), Ho = H - (WIN - 1);
+    const int x = blockIdx.x * TILE + threadIdx.x;
+    const int o = blockIdx.y * blockDim.y + threadIdx.y;
+    const long long n = (long long)Wo * Ho;
+    Acc<NQ> acc;
+    acc.zero();
+    if (x < Wo && o < Ho) {
+        const size_t plane = (size_t)H * tp;
+        const float *t = tmp + (size_t)o * tp + x;
+        double v0 = 0.0, v1 = 0.0, v2 = 0.0, v3 = 0.0, v4 = 0.0;
+#pragma unroll
+        for (int v = 0; v < WIN; v++) {
+            const float *row = t + (size_t)v * tp;
+            const float g = k.g[v];
+            v0 = __dadd_rn(v0, widen(__fmul_rn(row[0], g)));
+            v1 = __dadd_rn(v1, widen(__fmul_rn(row[plane], g)));
+            v2 = __dadd_rn(v2, widen(__fmul_rn(row[2 * plane], g)));
+            v3 = __dadd_rn(v3, widen(__fmul_rn(row[3 * plane], g)));
+            v4 = __dadd_rn(v4, widen(__fmul_rn(row[4 * plane], g)));
+        }
+        const Terms tm =
+            combine<PROBE>(narrow(v0), narrow(v1), narrow(v2), narrow(v3), narrow(v4), k);
+        const long long idx = (long long)o * Wo + x;
+        const double weight = (double)(n - idx);
+        acc.add(0, tm.t, weight);
+        if constexpr (NQ == 4) {
+            acc.add(1, tm.l, weight);
+            acc.add(2, tm.c, weight);
+            acc.add(3, tm.s, weight);
+        }
+        if (terms)
+            terms[idx] = tq == 0 ? tm.t : tq == 1 ? tm.l : tq == 2 ? tm.c : tm.s;
+    }
+    acc.template store_block<4>(partials, blockIdx.y * gridDim.x + blockIdx.x);
 }
 
 /* ---- frame means --------------------------------------------------------------
@@ -340,6 +478,7 @@ __global__ void __launch_bounds__(FIN_THREADS)
 #pragma unroll
     for (int q = 0; q < 4 * PART; q++)
         v[q] = 0.0;
+#pragma unroll 4
     for (unsigned b = tid; b < nblocks; b += FIN_THREADS) {
 #pragma unroll
         for (int q = 0; q < 4 * PART; q++)
@@ -369,30 +508,6 @@ __global__ void __launch_bounds__(FIN_THREADS)
     }
 }
 
-/* The CPU's order, one term after the other. Eight loads are kept in flight
- * ahead of the additions, which stay strictly sequential. */
-__global__ void k_seq(const double *__restrict__ terms, unsigned long long n, int q,
-                      SsimCudaOut *__restrict__ out)
-{
-    if (threadIdx.x || blockIdx.x)
-        return;
-    double s = 0.0;
-    unsigned long long i = 0;
-    for (; i + 8 <= n; i += 8) {
-        double t[8];
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-            t[j] = terms[i + j];
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-            s = __dadd_rn(s, t[j]);
-    }
-    for (; i < n; i++)
-        s = __dadd_rn(s, terms[i]);
-    out->mean[q] = mean_of(s, (double)n);
-    out->redo[q] = 0;
-}
-
 /* Test kernel: the production accumulation over given terms, seg terms per
  * thread, 32 threads per block. */
 __global__ void k_terms_partials(const double *__restrict__ terms, unsigned long long n,
@@ -411,36 +526,46 @@ __global__ void k_terms_partials(const double *__restrict__ terms, unsigned long
 
 template <typename P, int NQ>
 cudaError_t launch_ssim(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
-                        const void *dist, size_t dist_pitch, float inv_d, double *partials,
-                        double *terms, int tq, cudaStream_t st)
+                        const void *dist, size_t dist_pitch, float inv_d, float *tmp,
+                        double *partials, double *terms, int tq, cudaStream_t st)
 {
+    if (p->split) {
+        const dim3 hb(32, 8), hg((p->W - (WIN - 1) + 31) / 32, (p->H + 7) / 8);
+        k_hpass<P><<<hg, hb, 0, st>>>((const P *)ref, ref_pitch / sizeof(P), (const P *)dist,
+                                      dist_pitch / sizeof(P), inv_d, (int)p->W, (int)p->H,
+                                      p->k, tmp, p->tpitch);
+        const dim3 vb(TILE, 4), vg(p->grid_x, p->grid_y);
+        k_vpass<NQ, false><<<vg, vb, 0, st>>>(tmp, p->tpitch, (int)p->W, (int)p->H, p->k,
+                                              partials, terms, tq);
+        return cudaGetLastError();
+    }
     const dim3 grid(p->grid_x, p->grid_y);
-    k_ssim<P, NQ><<<grid, TILE, 0, st>>>(
+    k_ssim<P, NQ, false><<<grid, TILE, 0, st>>>(
         (const P *)ref, ref_pitch / sizeof(P), (const P *)dist, dist_pitch / sizeof(P), inv_d,
         (int)p->W, (int)p->H, (int)p->seg, p->k, partials, terms, tq);
     return cudaGetLastError();
 }
 
 cudaError_t launch_frame(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
-                         const void *dist, size_t dist_pitch, int is_float, double *partials,
-                         double *terms, int tq, cudaStream_t st)
+                         const void *dist, size_t dist_pitch, int is_float, float *tmp,
+                         double *partials, double *terms, int tq, cudaStream_t st)
 {
     const float inv_d = 1.0f / (float)(1u << (p->bpc - 8));
     const bool lcs = p->nq == 4 || terms;
     if (is_float)
-        return lcs ? launch_ssim<float, 4>(p, ref, ref_pitch, dist, dist_pitch, 1.0f, partials,
-                                           terms, tq, st)
-                   : launch_ssim<float, 1>(p, ref, ref_pitch, dist, dist_pitch, 1.0f, partials,
-                                           terms, tq, st);
+        return lcs ? launch_ssim<float, 4>(p, ref, ref_pitch, dist, dist_pitch, 1.0f, tmp,
+                                           partials, terms, tq, st)
+                   : launch_ssim<float, 1>(p, ref, ref_pitch, dist, dist_pitch, 1.0f, tmp,
+                                           partials, terms, tq, st);
     if (p->bpc == 8)
-        return lcs ? launch_ssim<uint8_t, 4>(p, ref, ref_pitch, dist, dist_pitch, inv_d,
+        return lcs ? launch_ssim<uint8_t, 4>(p, ref, ref_pitch, dist, dist_pitch, inv_d, tmp,
                                              partials, terms, tq, st)
-                   : launch_ssim<uint8_t, 1>(p, ref, ref_pitch, dist, dist_pitch, inv_d,
+                   : launch_ssim<uint8_t, 1>(p, ref, ref_pitch, dist, dist_pitch, inv_d, tmp,
                                              partials, terms, tq, st);
-    return lcs ? launch_ssim<uint16_t, 4>(p, ref, ref_pitch, dist, dist_pitch, inv_d, partials,
-                                          terms, tq, st)
-               : launch_ssim<uint16_t, 1>(p, ref, ref_pitch, dist, dist_pitch, inv_d, partials,
-                                          terms, tq, st);
+    return lcs ? launch_ssim<uint16_t, 4>(p, ref, ref_pitch, dist, dist_pitch, inv_d, tmp,
+                                          partials, terms, tq, st)
+               : launch_ssim<uint16_t, 1>(p, ref, ref_pitch, dist, dist_pitch, inv_d, tmp,
+                                          partials, terms, tq, st);
 }
 
 unsigned ceil_div(unsigned long long a, unsigned long long b)
@@ -455,7 +580,7 @@ unsigned ceil_div(unsigned long long a, unsigned long long b)
  * production kernel and nothing else, so that its FMA count is what those
  * library sequences need. A kernel with more FMAs than its probe had a
  * multiply-add contracted. combine(): two f64 divisions, one f32 division,
- * one f64 square root. k_finalize: two means. k_seq: one mean. */
+ * one f64 square root. k_finalize: two means. */
 extern "C" __global__ void ssim_fma_probe_combine(const double *__restrict__ a,
                                                   float *__restrict__ f,
                                                   double *__restrict__ o)
@@ -475,14 +600,31 @@ extern "C" __global__ void ssim_fma_probe_finalize(const double *__restrict__ a,
     f[2 * i + 1] = mean_of(a[3 * i + 1], a[3 * i + 2]);
 }
 
-extern "C" __global__ void ssim_fma_probe_seq(const double *__restrict__ a,
-                                              float *__restrict__ f)
-{
-    const int i = threadIdx.x;
-    f[i] = mean_of(a[2 * i], a[2 * i + 1]);
-}
 
 extern "C" {
+
+static void shape(SsimCudaPlan *p, int split, unsigned seg)
+{
+    const unsigned Wo = p->W - (WIN - 1), Ho = p->H - (WIN - 1);
+    p->split = split;
+    p->grid_x = ceil_div(Wo, TILE);
+    if (split) {
+        p->seg = 1;
+        p->grid_y = ceil_div(Ho, 4);
+        p->tpitch = (Wo + 31u) & ~31u;
+    } else {
+        p->seg = seg;
+        p->grid_y = ceil_div(Ho, seg);
+        p->tpitch = 0;
+    }
+    p->nparts = p->grid_x * p->grid_y;
+    /* Longest chain of additions a term goes through: its thread's seg
+     * terms, the 5-level warp butterfly, the 3 additions of the warps of a
+     * split-pass block, the strided and the 8-level tree sums of
+     * k_finalize, and slack. */
+    p->depth = (double)p->seg + 5.0 + (split ? 3.0 : 0.0) +
+               (double)ceil_div(p->nparts, FIN_THREADS) + 8.0 + 2.0;
+}
 
 void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, int scale,
                          int lcs, int sm_count, const SsimCudaConsts *k)
@@ -495,26 +637,42 @@ void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, 
     p->H = scale > 1 ? h / (unsigned)scale + (h & 1u) : h;
     p->nq = lcs ? 4 : 1;
     p->k = *k;
+    p->sm_count = sm_count > 0 ? sm_count : 1;
     const unsigned Wo = p->W - (WIN - 1), Ho = p->H - (WIN - 1);
-    p->grid_x = ceil_div(Wo, TILE);
-    /* Tall segments waste the least (10 extra input rows each); shorter
-     * ones keep small planes spread over every multiprocessor. */
-    const unsigned want = 16u * (unsigned)(sm_count > 0 ? sm_count : 1);
+    /* Small planes: one thread per output and pass (the intermediates stay
+     * in L2). Large planes: the fused kernel, tall segments wasting the
+     * least (10 extra input rows each), shorter ones while the grid would
+     * leave multiprocessors idle. */
+    const unsigned long long px = (unsigned long long)Wo * Ho;
+    const int split = px <= SSIM_CUDA_SPLIT_MAX_PIXELS;
+    const unsigned want = 16u * (unsigned)p->sm_count;
     unsigned seg = 64;
-    while (seg > 4 && (unsigned long long)p->grid_x * ceil_div(Ho, seg) < want)
+    while (seg > 4 && (unsigned long long)ceil_div(Wo, TILE) * ceil_div(Ho, seg) < want)
         seg /= 2;
-    p->seg = seg;
-    p->grid_y = ceil_div(Ho, seg);
-    const unsigned nblocks = p->grid_x * p->grid_y;
-    /* Longest chain of additions a term goes through: its thread's seg
-     * terms, the 5-level warp butterfly, the strided and the 8-level tree
-     * sums of k_finalize, and slack. */
-    p->depth = (double)seg + 5.0 + (double)ceil_div(nblocks, FIN_THREADS) + 8.0 + 2.0;
+    shape(p, split, seg);
+}
+
+void vmaf_ssim_cuda_plan_override(SsimCudaPlan *p, int split, unsigned seg)
+{
+    shape(p, split, seg ? seg : 64);
 }
 
 size_t vmaf_ssim_cuda_partials_bytes(const SsimCudaPlan *p)
 {
-    return (size_t)p->grid_x * p->grid_y * PART * 4 * sizeof(double);
+    return (size_t)p->nparts * PART * 4 * sizeof(double);
+}
+
+size_t vmaf_ssim_cuda_tmp_bytes(const SsimCudaPlan *p)
+{
+    const unsigned Wo = p->W - (WIN - 1);
+    return (size_t)5 * p->H * ((Wo + 31u) & ~31u) * sizeof(float);
+}
+
+/* Never called: takes the addresses of the probe instances so that they
+ * are compiled (test/cuda/check_sass.sh reads them). */
+void *vmaf_ssim_cuda_probe_kernels(int i)
+{
+    return i ? (void *)k_vpass<4, true> : (void *)k_ssim<uint16_t, 4, true>;
 }
 
 cudaError_t vmaf_ssim_cuda_decimate(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
@@ -539,32 +697,25 @@ cudaError_t vmaf_ssim_cuda_decimate(const SsimCudaPlan *p, const void *ref, size
 }
 
 cudaError_t vmaf_ssim_cuda_frame(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
-                                 const void *dist, size_t dist_pitch, int is_float,
+                                 const void *dist, size_t dist_pitch, int is_float, float *tmp,
                                  double *partials, SsimCudaOut *out, cudaStream_t st)
 {
-    cudaError_t e = launch_frame(p, ref, ref_pitch, dist, dist_pitch, is_float, partials, NULL,
-                                 0, st);
+    cudaError_t e = launch_frame(p, ref, ref_pitch, dist, dist_pitch, is_float, tmp, partials,
+                                 NULL, 0, st);
     if (e != cudaSuccess)
         return e;
     const unsigned Wo = p->W - (WIN - 1), Ho = p->H - (WIN - 1);
-    k_finalize<<<1, FIN_THREADS, 0, st>>>(partials, p->grid_x * p->grid_y, (int)p->nq,
+    k_finalize<<<1, FIN_THREADS, 0, st>>>(partials, p->nparts, (int)p->nq,
                                           (double)Wo * (double)Ho, p->depth, out);
     return cudaGetLastError();
 }
 
-cudaError_t vmaf_ssim_cuda_redo(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
-                                const void *dist, size_t dist_pitch, int is_float, int q,
-                                double *terms, double *partials, SsimCudaOut *out,
-                                cudaStream_t st)
+cudaError_t vmaf_ssim_cuda_terms(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
+                                 const void *dist, size_t dist_pitch, int is_float, int q,
+                                 float *tmp, double *terms, double *partials, cudaStream_t st)
 {
-    cudaError_t e = launch_frame(p, ref, ref_pitch, dist, dist_pitch, is_float, partials,
-                                 terms, q, st);
-    if (e != cudaSuccess)
-        return e;
-    const unsigned long long n =
-        (unsigned long long)(p->W - (WIN - 1)) * (unsigned long long)(p->H - (WIN - 1));
-    k_seq<<<1, 1, 0, st>>>(terms, n, q, out);
-    return cudaGetLastError();
+    return launch_frame(p, ref, ref_pitch, dist, dist_pitch, is_float, tmp, partials, terms, q,
+                        st);
 }
 
 size_t vmaf_ssim_cuda_terms_partials_bytes(unsigned long long n, unsigned seg)
@@ -583,13 +734,6 @@ cudaError_t vmaf_ssim_cuda_mean_of_terms(const double *terms, unsigned long long
         return e;
     const double depth = (double)seg + 5.0 + (double)ceil_div(nblocks, FIN_THREADS) + 8.0 + 2.0;
     k_finalize<<<1, FIN_THREADS, 0, st>>>(partials, nblocks, 1, (double)n, depth, out);
-    return cudaGetLastError();
-}
-
-cudaError_t vmaf_ssim_cuda_seq_mean(const double *terms, unsigned long long n, int q,
-                                    SsimCudaOut *out, cudaStream_t st)
-{
-    k_seq<<<1, 1, 0, st>>>(terms, n, q, out);
     return cudaGetLastError();
 }
 

@@ -1,0 +1,327 @@
+/*
+ * float_ssim on the GPU: GPU time per frame (CUDA events around the
+ * kernels of one frame, median after warm-up, inputs rotating through
+ * several device buffers), end-to-end time through the library (host
+ * picture in, score out; pinned pool and plain host pictures, uploads
+ * included), and the CPU extractor's time on the same frames.
+ *
+ * Usage: bench_cuda_ssim [frames]      (exit 77 without a GPU)
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "cuda_test.h"
+
+#include "cuda/cuda_internal.h"
+#include "cuda/cuda_state.h"
+#include "feature/cuda/float_ssim_cuda_kernels.h"
+#include "feature/ssim/ssim.h"
+
+#define ROT 4 /* input pairs the runs rotate through (defeats the L2 cache) */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return n & 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+#define CK(x)                                                                             \
+    do {                                                                                  \
+        cudaError_t e_ = (x);                                                             \
+        if (e_ != cudaSuccess) {                                                          \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x,                    \
+                    cudaGetErrorString(e_));                                              \
+            exit(1);                                                                      \
+        }                                                                                 \
+    } while (0)
+
+/* Kernels alone: median GPU microseconds per frame. shape: -1 the
+ * library's choice, 0 split passes, else the fused kernel with that many
+ * rows per warp. dec_us: the decimation's share (median). */
+static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, int scale,
+                       int frames, int shape, double *dec_us, int *chosen)
+{
+    const unsigned w = ref[0].w[0], h = ref[0].h[0], bpc = ref[0].bpc;
+    SsimCudaConsts k;
+    for (int i = 0; i < SSIM_WINDOW; i++)
+        k.g[i] = vmaf_ssim_gauss[i];
+    k.c1 = VMAF_SSIM_C1;
+    k.c2 = VMAF_SSIM_C2;
+    k.c3 = VMAF_SSIM_C3;
+    SsimCudaPlan p;
+    vmaf_ssim_cuda_plan(&p, w, h, bpc, scale, 0, cu->sm_count, &k);
+    if (shape >= 0)
+        vmaf_ssim_cuda_plan_override(&p, shape == 0, (unsigned)shape);
+    if (chosen)
+        *chosen = p.split ? 0 : (int)p.seg;
+    float *tmp;
+    CK(cudaMalloc((void **)&tmp, vmaf_ssim_cuda_tmp_bytes(&p)));
+    const size_t row = (size_t)w * (bpc > 8 ? 2 : 1);
+    void *dr[ROT], *dd[ROT];
+    size_t pitch = 0, fpitch = 0;
+    float *dec[2] = {NULL, NULL};
+    double *part;
+    SsimCudaOut *out;
+    for (int i = 0; i < ROT; i++) {
+        CK(cudaMallocPitch(&dr[i], &pitch, row, h));
+        CK(cudaMallocPitch(&dd[i], &pitch, row, h));
+        CK(cudaMemcpy2D(dr[i], pitch, ref[i].data[0], (size_t)ref[i].stride[0], row, h,
+                        cudaMemcpyHostToDevice));
+        CK(cudaMemcpy2D(dd[i], pitch, dist[i].data[0], (size_t)dist[i].stride[0], row, h,
+                        cudaMemcpyHostToDevice));
+    }
+    if (scale > 1) {
+        CK(cudaMallocPitch((void **)&dec[0], &fpitch, p.W * sizeof(float), p.H));
+        CK(cudaMallocPitch((void **)&dec[1], &fpitch, p.W * sizeof(float), p.H));
+    }
+    CK(cudaMalloc((void **)&part, vmaf_ssim_cuda_partials_bytes(&p)));
+    CK(cudaMalloc((void **)&out, sizeof(SsimCudaOut)));
+    cudaStream_t st;
+    /* One CUDA graph per input pair holds a frame's kernels; replayed back
+     * to back with an event between frames, the time between events is the
+     * GPU's time for a frame, launch gaps included but without the host's
+     * launch overhead (which the end-to-end numbers include). A second
+     * graph per pair stops after the decimation, for its share. */
+    cudaGraphExec_t g[ROT], gd[ROT];
+    CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    for (int j = 0; j < ROT; j++) {
+        for (int part_only = 0; part_only < 2; part_only++) {
+            cudaGraph_t graph;
+            CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+            if (scale > 1) {
+                CK(vmaf_ssim_cuda_decimate(&p, dr[j], pitch, dd[j], pitch, dec[0], dec[1],
+                                           fpitch, st));
+                if (!part_only)
+                    CK(vmaf_ssim_cuda_frame(&p, dec[0], fpitch, dec[1], fpitch, 1, tmp, part,
+                                            out, st));
+            } else if (!part_only) {
+                CK(vmaf_ssim_cuda_frame(&p, dr[j], pitch, dd[j], pitch, 0, tmp, part, out, st));
+            } else {
+                CK(cudaMemsetAsync(out, 0, sizeof(SsimCudaOut), st)); /* an empty stand-in */
+            }
+            CK(cudaStreamEndCapture(st, &graph));
+            CK(cudaGraphInstantiate(part_only ? &gd[j] : &g[j], graph, 0));
+            CK(cudaGraphDestroy(graph));
+        }
+    }
+    cudaEvent_t *ev = malloc(sizeof(cudaEvent_t) * (size_t)(2 * frames + 2));
+    for (int i = 0; i < 2 * frames + 2; i++)
+        CK(cudaEventCreate(&ev[i]));
+    double *t = malloc(sizeof(double) * (size_t)frames);
+    double *td = malloc(sizeof(double) * (size_t)frames);
+    for (int pass = 0; pass < 2; pass++) {
+        cudaGraphExec_t *gg = pass ? gd : g;
+        for (int i = -10; i < frames; i++) {
+            if (i >= 0)
+                CK(cudaEventRecord(ev[i], st));
+            CK(cudaGraphLaunch(gg[(i + 10) % ROT], st));
+        }
+        CK(cudaEventRecord(ev[frames], st));
+        CK(cudaEventSynchronize(ev[frames]));
+        for (int i = 0; i < frames; i++) {
+            float ms = 0;
+            CK(cudaEventElapsedTime(&ms, ev[i], ev[i + 1]));
+            (pass ? td : t)[i] = 1000.0 * ms;
+        }
+    }
+    for (int j = 0; j < ROT; j++) {
+        cudaGraphExecDestroy(g[j]);
+        cudaGraphExecDestroy(gd[j]);
+    }
+    const double med = median(t, frames);
+    if (dec_us)
+        *dec_us = median(td, frames);
+    free(t);
+    free(td);
+    cudaFree(tmp);
+    for (int i = 0; i < 2 * frames + 2; i++)
+        cudaEventDestroy(ev[i]);
+    free(ev);
+    for (int i = 0; i < ROT; i++) {
+        cudaFree(dr[i]);
+        cudaFree(dd[i]);
+    }
+    cudaFree(dec[0]);
+    cudaFree(dec[1]);
+    cudaFree(part);
+    cudaFree(out);
+    cudaStreamDestroy(st);
+    return med;
+}
+
+/* Through the library: ms per frame, pool pictures (pinned) or plain host
+ * pictures (pinned = false), including uploads and the final flush. */
+static double e2e_time(VmafPicture *ref, VmafPicture *dist, int scale_opt, bool pinned,
+                       int frames, double *check)
+{
+    const unsigned w = ref[0].w[0], h = ref[0].h[0], bpc = ref[0].bpc;
+    VmafContext *ctx = NULL;
+    VmafCudaState *cu = NULL;
+    if (vmaf_init(&ctx, (VmafConfiguration){.log_level = VMAF_LOG_LEVEL_ERROR}) ||
+        vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){0}) ||
+        vmaf_cuda_import_state(ctx, cu)) {
+        fprintf(stderr, "cannot set up a CUDA context\n");
+        exit(1);
+    }
+    VmafFeatureDictionary *d = NULL;
+    char buf[8];
+    snprintf(buf, sizeof(buf), "%d", scale_opt);
+    vmaf_feature_dictionary_set(&d, "scale", buf);
+    if (vmaf_use_feature(ctx, "float_ssim", d)) {
+        fprintf(stderr, "vmaf_use_feature failed\n");
+        exit(1);
+    }
+    const size_t row = (size_t)w * (bpc > 8 ? 2 : 1);
+    void *filled[VMAF_CUDA_POOL_PICTURES * 2] = {0};
+    int nfilled = 0;
+    if (pinned) {
+        VmafCudaPictureConfiguration pc = {
+            .pic_params = {.w = w, .h = h, .bpc = bpc, .pix_fmt = VMAF_PIX_FMT_YUV400P},
+            .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
+        };
+        if (vmaf_cuda_preallocate_pictures(ctx, pc)) {
+            fprintf(stderr, "cannot preallocate pinned pictures\n");
+            exit(1);
+        }
+    }
+    double t0 = 0;
+    for (int i = -10; i < frames; i++) {
+        if (i == 0)
+            t0 = now_s();
+        const int j = (i + 10) % ROT;
+        VmafPicture p[2];
+        const VmafPicture *src[2] = {&ref[j], &dist[j]};
+        for (int k = 0; k < 2; k++) {
+            if (!pinned) {
+                vmaf_picture_ref(&p[k], src[k]);
+                continue;
+            }
+            vmaf_cuda_fetch_preallocated_picture(ctx, &p[k]);
+            /* Pool pictures come round again: fill each once (during the
+             * warm-up), so that the timing is the library's alone. In a
+             * real pipeline the decoder writes there. */
+            bool seen = false;
+            for (int m = 0; m < nfilled; m++)
+                seen |= filled[m] == p[k].data[0];
+            if (!seen && nfilled < (int)(sizeof(filled) / sizeof(filled[0]))) {
+                filled[nfilled++] = p[k].data[0];
+                for (unsigned y = 0; y < h; y++)
+                    memcpy((char *)p[k].data[0] + y * p[k].stride[0],
+                           (const char *)src[k]->data[0] + y * src[k]->stride[0], row);
+            }
+        }
+        if (vmaf_read_pictures(ctx, &p[0], &p[1], (unsigned)(i + 10))) {
+            fprintf(stderr, "vmaf_read_pictures failed\n");
+            exit(1);
+        }
+    }
+    vmaf_read_pictures(ctx, NULL, NULL, 0);
+    const double ms = 1000.0 * (now_s() - t0) / frames;
+    /* index 12 scored input pair 0 ((2 + 10) % ROT) */
+    vmaf_feature_score_at_index(ctx, "float_ssim", check, 12);
+    vmaf_close(ctx);
+    return ms;
+}
+
+static double cpu_time(VmafPicture *ref, VmafPicture *dist, int scale, int frames, double *check)
+{
+    const unsigned w = ref[0].w[0], h = ref[0].h[0], bpc = ref[0].bpc;
+    const size_t n = vmaf_ssim_scratch_size(w, h, scale);
+    void *scratch = malloc(n);
+    double *t = malloc(sizeof(double) * (size_t)frames);
+    for (int i = 0; i < frames; i++) {
+        VmafSsimResult r;
+        const double t0 = now_s();
+        vmaf_ssim_compute(ref[i % ROT].data[0], ref[i % ROT].stride[0], dist[i % ROT].data[0],
+                          dist[i % ROT].stride[0], bpc, w, h, scale, scratch, n, &r);
+        t[i] = 1000.0 * (now_s() - t0);
+        if (i == 0)
+            *check = r.score;
+    }
+    const double med = median(t, frames);
+    free(t);
+    free(scratch);
+    return med;
+}
+
+int main(int argc, char **argv)
+{
+    const int frames = argc > 1 ? atoi(argv[1]) : 200;
+    VmafCudaState *cu = cuda_test_state_or_skip("bench_cuda_ssim");
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    static const unsigned sizes[][2] = {{576, 324}, {1920, 1080}, {3840, 2160}, {7680, 4320}};
+    printf("%-10s %3s %5s %3s | %5s %10s %7s | %12s %12s | %10s %8s | %s\n", "size", "bpc",
+           "scale", "eff", "shape", "GPU us/fr", "dec us", "e2e pinned", "e2e host",
+           "CPU ms/fr", "speedup", "check");
+    for (int si = 0; si < 4; si++) {
+        const unsigned w = sizes[si][0], h = sizes[si][1];
+        for (unsigned bpc = 8; bpc <= 10; bpc += 2) {
+            VmafPicture ref[ROT], dist[ROT];
+            uint64_t rng = 0xabcdef12345ull + w + bpc;
+            for (int i = 0; i < ROT; i++) {
+                if (vmaf_picture_alloc(&ref[i], VMAF_PIX_FMT_YUV400P, bpc, w, h) ||
+                    vmaf_picture_alloc(&dist[i], VMAF_PIX_FMT_YUV400P, bpc, w, h))
+                    return 1;
+                fill_luma(&ref[i], 2, &rng, NULL);
+                fill_luma(&dist[i], 4, &rng, &ref[i]);
+            }
+            for (int auto_scale = 1; auto_scale >= 0; auto_scale--) {
+                const int eff = auto_scale ? ssim_auto_scale(w, h) : 1;
+                if (!auto_scale && eff == 1 && si == 0)
+                    continue; /* 576x324: automatic scale is already 1 */
+                const int n_e2e = w >= 7680 ? frames / 2 : frames;
+                const int n_cpu = w >= 7680 ? 2 : w >= 3840 ? 3 : 8;
+                double dus = 0;
+                int chosen = 0;
+                const double g = gpu_time(cu, ref, dist, eff, frames, -1, &dus, &chosen);
+                double c_pin = 0, c_host = 0, c_cpu = 0;
+                const double ep = e2e_time(ref, dist, auto_scale ? 0 : 1, true, n_e2e, &c_pin);
+                const double eh = e2e_time(ref, dist, auto_scale ? 0 : 1, false, n_e2e, &c_host);
+                const double c = cpu_time(ref, dist, eff, n_cpu, &c_cpu);
+                /* The host-picture run scored pair 0 at index 12: the CPU's bits? */
+                (void)c_pin;
+                const bool ok = !memcmp(&c_cpu, &c_host, sizeof(double));
+                char sz[16];
+                snprintf(sz, sizeof(sz), "%ux%u", w, h);
+                char shp[8];
+                snprintf(shp, sizeof(shp), chosen ? "f%d" : "split", chosen);
+                printf("%-10s %3u %5s %3d | %5s %10.1f %7.1f | %9.3f ms %9.3f ms | %10.2f %7.0fx | "
+                       "%s\n",
+                       sz, bpc, auto_scale ? "auto" : "1", eff, shp, g, dus, ep, eh, c,
+                       1000.0 * c / g, ok ? "same as CPU" : "DIFFERS FROM CPU");
+                if (bpc == 8 && (w == 3840 || w == 1920)) {
+                    /* Launch shapes side by side (GPU time only). */
+                    static const int shapes[] = {0, 4, 8, 16, 32, 64};
+                    printf("    shapes:");
+                    for (int k = 0; k < 6; k++) {
+                        if (shapes[k] == 0 && (unsigned long long)w * h / eff / eff > (8u << 20))
+                            continue;
+                        printf(" %s%d=%.1fus", shapes[k] ? "f" : "split", shapes[k],
+                               gpu_time(cu, ref, dist, eff, frames / 2, shapes[k], NULL, NULL));
+                    }
+                    printf("\n");
+                }
+            }
+            for (int i = 0; i < ROT; i++) {
+                vmaf_picture_unref(&ref[i]);
+                vmaf_picture_unref(&dist[i]);
+            }
+        }
+    }
+    vmaf_cuda_state_free(cu);
+    return 0;
+}

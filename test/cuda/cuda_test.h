@@ -1,0 +1,127 @@
+/* Shared helpers of the CUDA tests: skip rules, pictures in each kind of
+ * memory, a small random generator. */
+#ifndef LIBVMAF_TEST_CUDA_CUDA_TEST_H
+#define LIBVMAF_TEST_CUDA_CUDA_TEST_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
+
+#include "picture_internal.h"
+
+#define SKIP 77
+
+/* A CUDA state, or exit 77 with the reason when this machine has no GPU. */
+static inline VmafCudaState *cuda_test_state_or_skip(const char *test)
+{
+    VmafCudaState *cu = NULL;
+    const int err = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){0});
+    if (err == -ENODEV) {
+        int n = 0;
+        const cudaError_t e = cudaGetDeviceCount(&n);
+        printf("SKIP: %s needs a CUDA GPU; none is usable here (%s)\n", test,
+               e != cudaSuccess ? cudaGetErrorString(e) : "no device");
+        exit(SKIP);
+    }
+    if (err) {
+        fprintf(stderr, "%s: vmaf_cuda_state_init failed (%d) on a machine with a GPU\n", test,
+                err);
+        exit(1);
+    }
+    return cu;
+}
+
+static inline uint64_t rng_next(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
+enum PicMem { MEM_HOST, MEM_PINNED, MEM_DEVICE };
+
+static void release_pinned(void *cookie, VmafPicture *pic)
+{
+    (void)pic;
+    cudaFreeHost(cookie);
+}
+
+static void release_device(void *cookie, VmafPicture *pic)
+{
+    (void)pic;
+    cudaFree(cookie);
+}
+
+/* A 4:0:0 picture in the given memory holding the luma of `host` (a host
+ * picture of the same geometry). */
+static inline int picture_in(enum PicMem mem, const VmafPicture *host, VmafPicture *out)
+{
+    if (mem == MEM_HOST)
+        return vmaf_picture_ref(out, host);
+    const size_t row = (size_t)host->w[0] * (host->bpc > 8 ? 2 : 1);
+    const size_t pitch = (row + 255) & ~(size_t)255;
+    void *m = NULL;
+    cudaError_t e = mem == MEM_PINNED ? cudaHostAlloc(&m, pitch * host->h[0], 0)
+                                      : cudaMalloc(&m, pitch * host->h[0]);
+    if (e != cudaSuccess)
+        return -ENOMEM;
+    int err = vmaf_picture_wrap(out, host->pix_fmt, host->bpc, host->w[0], host->h[0],
+                                mem == MEM_PINNED ? VMAF_PICTURE_BUF_HOST_PINNED
+                                                  : VMAF_PICTURE_BUF_DEVICE,
+                                mem == MEM_PINNED ? release_pinned : release_device, m);
+    if (err) {
+        mem == MEM_PINNED ? cudaFreeHost(m) : cudaFree(m);
+        return err;
+    }
+    out->data[0] = m;
+    out->stride[0] = (ptrdiff_t)pitch;
+    e = cudaMemcpy2D(m, pitch, host->data[0], (size_t)host->stride[0], row, host->h[0],
+                     cudaMemcpyHostToDevice);
+    return e == cudaSuccess ? 0 : -EIO;
+}
+
+/* Fills a luma plane: 0 noise, 1 flat, 2 gradient with noise, 3 extremes
+ * (0 and max), 4 a copy of `like` with small noise (a realistic distortion). */
+static inline void fill_luma(VmafPicture *p, int pattern, uint64_t *rng, const VmafPicture *like)
+{
+    const unsigned maxv = (1u << p->bpc) - 1u;
+    const unsigned flat = (unsigned)(rng_next(rng) % (maxv + 1));
+    for (unsigned y = 0; y < p->h[0]; y++) {
+        for (unsigned x = 0; x < p->w[0]; x++) {
+            unsigned v;
+            const uint64_t r = rng_next(rng);
+            switch (pattern) {
+            case 0: v = (unsigned)(r % (maxv + 1)); break;
+            case 1: v = flat; break;
+            case 2: v = (unsigned)(((uint64_t)(x + 2 * y) * maxv / (p->w[0] + 2 * p->h[0]) +
+                                    r % 9) % (maxv + 1));
+                break;
+            case 3: v = (r & 1) ? maxv : 0; break;
+            default: {
+                unsigned base = like->bpc > 8
+                                    ? ((const uint16_t *)((const char *)like->data[0] +
+                                                          y * like->stride[0]))[x]
+                                    : ((const uint8_t *)like->data[0] + y * like->stride[0])[x];
+                const int d = (int)(r % 7) - 3;
+                const int nv = (int)base + d * (int)(maxv / 255u + 1u);
+                v = nv < 0 ? 0u : nv > (int)maxv ? maxv : (unsigned)nv;
+            }
+            }
+            if (p->bpc > 8)
+                ((uint16_t *)((char *)p->data[0] + y * p->stride[0]))[x] = (uint16_t)v;
+            else
+                ((uint8_t *)p->data[0] + y * p->stride[0])[x] = (uint8_t)v;
+        }
+    }
+}
+
+#endif /* LIBVMAF_TEST_CUDA_CUDA_TEST_H */

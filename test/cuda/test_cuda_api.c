@@ -1,0 +1,225 @@
+/*
+ * libvmaf_cuda.h as FFmpeg's libvmaf_cuda filter uses it, against a CPU
+ * context on the same frames, bit for bit: imported state with host
+ * pictures, the preallocated pool in device, host and pinned memory, the
+ * twin named directly, and repeated init/close without leaking device
+ * memory. Exit 77 without a GPU.
+ */
+#include <math.h>
+#include <stdbool.h>
+
+#include "cuda_test.h"
+
+#include "cuda/cuda_internal.h"
+
+#define W 1920
+#define H 1080
+#define FRAMES 7
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                  \
+    do {                                                                                  \
+        if (!(cond)) {                                                                    \
+            failures++;                                                                   \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                          \
+            fprintf(stderr, __VA_ARGS__);                                                 \
+            fprintf(stderr, "\n");                                                        \
+        }                                                                                 \
+    } while (0)
+
+static VmafPicture ref[FRAMES], dist[FRAMES];
+static double cpu_score[FRAMES][4];
+static const char *const feats[] = {"float_ssim", "float_ssim_l", "float_ssim_c",
+                                    "float_ssim_s"};
+
+static void *given_ctx; /* a CUcontext for VmafCudaConfiguration, or NULL */
+
+static VmafContext *new_context(bool cuda, const char *feature)
+{
+    VmafContext *ctx = NULL;
+    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING};
+    if (vmaf_init(&ctx, cfg)) {
+        fprintf(stderr, "vmaf_init failed\n");
+        exit(1);
+    }
+    if (cuda) {
+        VmafCudaState *cu = NULL;
+        int err = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){.cu_ctx = given_ctx});
+        CHECK(!err, "vmaf_cuda_state_init (%d)", err);
+        err = vmaf_cuda_import_state(ctx, cu);
+        CHECK(!err, "vmaf_cuda_import_state (%d)", err);
+        CHECK(vmaf_cuda_import_state(ctx, cu) == -EINVAL, "a second import was accepted");
+    }
+    VmafFeatureDictionary *d = NULL;
+    vmaf_feature_dictionary_set(&d, "enable_lcs", "true");
+    const int err = vmaf_use_feature(ctx, feature, d);
+    CHECK(!err, "vmaf_use_feature(%s) (%d)", feature, err);
+    return ctx;
+}
+
+static void compare(VmafContext *ctx, const char *what)
+{
+    for (unsigned f = 0; f < FRAMES; f++)
+        for (int q = 0; q < 4; q++) {
+            double v = NAN;
+            const int err = vmaf_feature_score_at_index(ctx, feats[q], &v, f);
+            CHECK(!err && !memcmp(&v, &cpu_score[f][q], sizeof(v)),
+                  "%s: frame %u %s: %.17g, CPU %.17g (%d)", what, f, feats[q], v,
+                  cpu_score[f][q], err);
+        }
+}
+
+static void read_all(VmafContext *ctx, const char *what)
+{
+    for (unsigned f = 0; f < FRAMES; f++) {
+        VmafPicture r, d;
+        vmaf_picture_ref(&r, &ref[f]);
+        vmaf_picture_ref(&d, &dist[f]);
+        const int err = vmaf_read_pictures(ctx, &r, &d, f);
+        CHECK(!err, "%s: vmaf_read_pictures frame %u (%d)", what, f, err);
+    }
+    const int err = vmaf_read_pictures(ctx, NULL, NULL, 0);
+    CHECK(!err, "%s: flush (%d)", what, err);
+}
+
+static void pool_run(enum VmafCudaPicturePreallocationMethod m, const char *what)
+{
+    VmafContext *ctx = new_context(true, "float_ssim");
+    VmafCudaPictureConfiguration pc = {
+        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+        .pic_prealloc_method = m,
+    };
+    int err = vmaf_cuda_preallocate_pictures(ctx, pc);
+    CHECK(!err, "%s: vmaf_cuda_preallocate_pictures (%d)", what, err);
+    CHECK(vmaf_cuda_preallocate_pictures(ctx, pc) == -EINVAL, "%s: second pool accepted",
+          what);
+    for (unsigned f = 0; !err && f < FRAMES; f++) {
+        VmafPicture p[2];
+        const VmafPicture *src[2] = {&ref[f], &dist[f]};
+        for (int i = 0; i < 2; i++) {
+            err = vmaf_cuda_fetch_preallocated_picture(ctx, &p[i]);
+            CHECK(!err, "%s: fetch (%d)", what, err);
+            if (err)
+                break;
+            const enum cudaMemcpyKind kind = m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE
+                                            ? cudaMemcpyHostToDevice
+                                            : cudaMemcpyHostToHost;
+            for (int pl = 0; pl < 3; pl++)
+                cudaMemcpy2D(p[i].data[pl], (size_t)p[i].stride[pl], src[i]->data[pl],
+                             (size_t)src[i]->stride[pl], src[i]->w[pl], src[i]->h[pl], kind);
+        }
+        if (err)
+            break;
+        err = vmaf_read_pictures(ctx, &p[0], &p[1], f);
+        CHECK(!err, "%s: vmaf_read_pictures frame %u (%d)", what, f, err);
+    }
+    err = vmaf_read_pictures(ctx, NULL, NULL, 0);
+    CHECK(!err, "%s: flush (%d)", what, err);
+    compare(ctx, what);
+    vmaf_close(ctx);
+}
+
+int main(void)
+{
+    VmafCudaState *probe = cuda_test_state_or_skip("test_cuda_api");
+    vmaf_cuda_state_free(probe);
+    uint64_t rng = 0x1234567887654321ull;
+    for (unsigned f = 0; f < FRAMES; f++) {
+        if (vmaf_picture_alloc(&ref[f], VMAF_PIX_FMT_YUV420P, 8, W, H) ||
+            vmaf_picture_alloc(&dist[f], VMAF_PIX_FMT_YUV420P, 8, W, H))
+            return 1;
+        fill_luma(&ref[f], 2, &rng, NULL);
+        fill_luma(&dist[f], 4, &rng, &ref[f]);
+        for (int pl = 1; pl < 3; pl++) {
+            memset(ref[f].data[pl], 128, (size_t)ref[f].stride[pl] * ref[f].h[pl]);
+            memset(dist[f].data[pl], 128, (size_t)dist[f].stride[pl] * dist[f].h[pl]);
+        }
+    }
+
+    /* The CPU reference. */
+    VmafContext *cpu = new_context(false, "float_ssim");
+    read_all(cpu, "cpu");
+    for (unsigned f = 0; f < FRAMES; f++)
+        for (int q = 0; q < 4; q++)
+            CHECK(!vmaf_feature_score_at_index(cpu, feats[q], &cpu_score[f][q], f),
+                  "CPU score missing");
+    vmaf_close(cpu);
+
+    VmafContext *ctx = new_context(true, "float_ssim");
+    read_all(ctx, "imported state, host pictures");
+    compare(ctx, "imported state, host pictures");
+    vmaf_close(ctx);
+
+    ctx = new_context(true, "float_ssim_cuda");
+    read_all(ctx, "twin by name");
+    compare(ctx, "twin by name");
+    vmaf_close(ctx);
+
+    /* A caller's CUcontext (FFmpeg passes its own): the driver API through
+     * cudart's entry points, as the library reaches it. */
+    {
+        typedef int (*Retain)(void **ctx, int dev);
+        typedef int (*Release)(int dev);
+        void *fr = NULL, *fl = NULL;
+        enum cudaDriverEntryPointQueryResult q1, q2;
+        cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxRetain", &fr, 12000,
+                                         cudaEnableDefault, &q1);
+        cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxRelease", &fl, 12000,
+                                         cudaEnableDefault, &q2);
+        CHECK(fr && fl, "driver entry points for the context test");
+        if (fr && fl && !((Retain)fr)(&given_ctx, 0)) {
+            ctx = new_context(true, "float_ssim");
+            read_all(ctx, "caller's CUcontext");
+            compare(ctx, "caller's CUcontext");
+            vmaf_close(ctx);
+            ((Release)fl)(0);
+        }
+        given_ctx = NULL;
+    }
+
+    VmafPicture dummy;
+    ctx = new_context(false, "float_ssim");
+    CHECK(vmaf_cuda_fetch_preallocated_picture(ctx, &dummy) == -EINVAL,
+          "fetch without a pool accepted");
+    VmafCudaPictureConfiguration pc = {
+        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+        .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
+    };
+    CHECK(vmaf_cuda_preallocate_pictures(ctx, pc) == -EINVAL, "pool without CUDA state accepted");
+    vmaf_close(ctx);
+
+    pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, "device pool");
+    pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED, "pinned pool");
+    pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST, "host pool");
+
+    /* Repeated setup and teardown must give all device memory back. */
+    size_t free0 = 0, free1 = 0, total = 0;
+    cudaMemGetInfo(&free0, &total);
+    for (int i = 0; i < 20; i++) {
+        ctx = new_context(true, "float_ssim");
+        if (i & 1) {
+            pc.pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
+            vmaf_cuda_preallocate_pictures(ctx, pc);
+        }
+        for (unsigned f = 0; f < 2; f++) {
+            VmafPicture r, d;
+            vmaf_picture_ref(&r, &ref[f]);
+            vmaf_picture_ref(&d, &dist[f]);
+            CHECK(!vmaf_read_pictures(ctx, &r, &d, f), "leak loop read");
+        }
+        vmaf_close(ctx);
+    }
+    cudaMemGetInfo(&free1, &total);
+    CHECK(free1 + (4u << 20) >= free0, "device memory not returned: %zu bytes before, %zu after",
+          free0, free1);
+    printf("device memory free before/after 20 init-close cycles: %zu / %zu MiB\n",
+           free0 >> 20, free1 >> 20);
+
+    for (unsigned f = 0; f < FRAMES; f++) {
+        vmaf_picture_unref(&ref[f]);
+        vmaf_picture_unref(&dist[f]);
+    }
+    printf("test_cuda_api: %s\n", failures ? "FAILED" : "ok");
+    return failures ? 1 : 0;
+}

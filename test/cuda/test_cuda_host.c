@@ -1,0 +1,91 @@
+/*
+ * The CUDA twin as data, on any machine (no GPU needed): registered as the
+ * twin of float_ssim with the same options and features, and refusing
+ * exactly the geometries the device cannot compute exactly, with a reason.
+ * Without a GPU, vmaf_cuda_state_init must fail cleanly with -ENODEV.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libvmaf/libvmaf_cuda.h"
+
+#include "cuda/cuda_internal.h"
+#include "feature/cuda/float_ssim_cuda.h"
+#include "registry.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                  \
+    do {                                                                                  \
+        if (!(cond)) {                                                                    \
+            failures++;                                                                   \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                          \
+            fprintf(stderr, __VA_ARGS__);                                                 \
+            fprintf(stderr, "\n");                                                        \
+        }                                                                                 \
+    } while (0)
+
+static int refuses(int scale, unsigned w, unsigned h, unsigned bpc, char *why, size_t n)
+{
+    const VmafFeatureExtractor *t = &vmaf_fex_float_ssim_cuda;
+    void *priv = calloc(1, t->priv_size);
+    VmafFeatureDictionary *d = NULL;
+    char buf[16];
+    snprintf(buf, sizeof(buf), "%d", scale);
+    vmaf_feature_dictionary_set(&d, "scale", buf);
+    int err = vmaf_fex_parse_options(t, priv, d);
+    vmaf_feature_dictionary_free(&d);
+    why[0] = '\0';
+    if (!err)
+        err = t->check_context(priv, w, h, bpc, why, n);
+    free(priv);
+    return err;
+}
+
+int main(void)
+{
+    const VmafFeatureExtractor *cpu = vmaf_registry_find_by_name("float_ssim");
+    const VmafFeatureExtractor *twin = vmaf_registry_twin(cpu, VMAF_FEX_BACKEND_CUDA);
+    CHECK(twin == &vmaf_fex_float_ssim_cuda, "float_ssim_cuda is not float_ssim's CUDA twin");
+    CHECK(vmaf_registry_cpu_of(twin) == cpu, "the twin does not lead back to float_ssim");
+    CHECK(vmaf_registry_validate() == 0, "registry (twin options/features) does not validate");
+    CHECK(vmaf_registry_find_by_feature("float_ssim") == cpu,
+          "feature lookup must give the CPU extractor (the context picks the twin)");
+
+    /* A twin whose options differ from the CPU's must be caught. */
+    VmafFeatureExtractor bad = vmaf_fex_float_ssim_cuda;
+    const VmafOption one[] = {{.name = "scale", .help = "x", .type = VMAF_OPT_TYPE_INT,
+                               .max = 10},
+                              {NULL}};
+    bad.options = one;
+    const VmafFeatureExtractor *table[] = {cpu, &bad};
+    CHECK(vmaf_registry_validate_table(table, 2) != 0, "differing option tables not caught");
+
+    char why[256];
+    CHECK(refuses(0, 1920, 1080, 8, why, sizeof(why)) == 0, "1080p refused: %s", why);
+    CHECK(refuses(0, 7680, 4320, 16, why, sizeof(why)) == 0, "8K (scale 17) refused: %s", why);
+    CHECK(refuses(10, 110, 110, 8, why, sizeof(why)) == 0, "110x110 at scale 10 refused: %s",
+          why);
+    CHECK(refuses(10, 100, 100, 8, why, sizeof(why)) == -ENOTSUP && strstr(why, "11x11"),
+          "100x100 at scale 10 (10x10 plane) not refused with a reason: '%s'", why);
+    CHECK(refuses(1, 10, 300, 8, why, sizeof(why)) == -ENOTSUP && why[0],
+          "10x300 not refused with a reason");
+    /* Automatic scale 129 (short side 33000): above the exact limit. */
+    CHECK(refuses(0, 33000, 33000, 8, why, sizeof(why)) == -ENOTSUP && strstr(why, "128"),
+          "automatic scale 129 not refused with a reason: '%s'", why);
+    CHECK(refuses(0, 32767, 32767, 8, why, sizeof(why)) == 0,
+          "automatic scale 128 refused: %s", why);
+    CHECK(refuses(0, 1920, 1080, 9, why, sizeof(why)) == -ENOTSUP, "9-bit not refused");
+
+    VmafCudaState *cu = NULL;
+    const int err = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){0});
+    CHECK(err == 0 || err == -ENODEV, "vmaf_cuda_state_init gave %d (want 0 or -ENODEV)", err);
+    CHECK(err ? cu == NULL : cu != NULL, "state pointer inconsistent with the result");
+    printf("cuda state: %s\n", err ? "no usable GPU (-ENODEV), as expected here" : "GPU found");
+    vmaf_cuda_state_free(cu);
+
+    printf("test_cuda_host: %s\n", failures ? "FAILED" : "ok");
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,376 @@
+/*
+ * float_ssim_cuda against float_ssim in the same process, bit for bit:
+ * per-frame scores (and l, c, s, dB) over scales 1..10 and automatic scales
+ * up to 17, bit depths 8/10/12/16, odd sizes, flat, extreme and identical
+ * frames, pictures in host, pinned and device memory; the decimated planes
+ * byte for byte; and the exact frame mean on constructed terms that sit
+ * next to an f32 rounding boundary.
+ *
+ * Usage: test_cuda_parity [seed | quick]     (exit 77 without a GPU)
+ * quick: small pictures only (for compute-sanitizer runs).
+ */
+#include <math.h>
+#include <stdbool.h>
+
+#include "cuda_test.h"
+
+#include "cuda/cuda_internal.h"
+#include "dict.h"
+#include "feature/cuda/float_ssim_cuda.h"
+#include "feature/cuda/float_ssim_cuda_kernels.h"
+#include "feature/feature_collector.h"
+#include "feature/feature_extractor.h"
+#include "feature/ssim/ssim.h"
+
+extern const VmafFeatureExtractor vmaf_fex_float_ssim;
+
+static VmafCudaState *cu;
+static int failures, checks;
+
+#define CHECK(cond, ...)                                                                  \
+    do {                                                                                  \
+        checks++;                                                                         \
+        if (!(cond)) {                                                                    \
+            failures++;                                                                   \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                          \
+            fprintf(stderr, __VA_ARGS__);                                                 \
+            fprintf(stderr, "\n");                                                        \
+        }                                                                                 \
+    } while (0)
+
+typedef struct Case {
+    unsigned w, h, bpc;
+    int scale;          /* option: 0 = automatic */
+    bool lcs, db, clip;
+    int pat_ref, pat_dist; /* fill_luma patterns; pat_dist < 0: dist = ref */
+    enum PicMem mem;
+    unsigned frames;
+} Case;
+
+static const char *const feats[] = {"float_ssim", "float_ssim_l", "float_ssim_c",
+                                    "float_ssim_s"};
+static const char *const mem_name[] = {"host", "pinned", "device"};
+
+static int set_options(const VmafFeatureExtractor *fx, void *priv, const Case *c)
+{
+    VmafFeatureDictionary *d = NULL;
+    char buf[16];
+    snprintf(buf, sizeof(buf), "%d", c->scale);
+    int err = vmaf_feature_dictionary_set(&d, "scale", buf);
+    if (!err)
+        err = vmaf_feature_dictionary_set(&d, "enable_lcs", c->lcs ? "true" : "false");
+    if (!err)
+        err = vmaf_feature_dictionary_set(&d, "enable_db", c->db ? "true" : "false");
+    if (!err)
+        err = vmaf_feature_dictionary_set(&d, "clip_db", c->clip ? "true" : "false");
+    if (!err)
+        err = vmaf_fex_parse_options(fx, priv, d);
+    vmaf_feature_dictionary_free(&d);
+    return err;
+}
+
+static void describe(const Case *c, char *s, size_t n)
+{
+    snprintf(s, n, "%ux%u %u-bit scale %d%s%s%s pat %d/%d %s x%u", c->w, c->h, c->bpc,
+             c->scale, c->lcs ? " lcs" : "", c->db ? " db" : "", c->clip ? " clip" : "",
+             c->pat_ref, c->pat_dist, mem_name[c->mem], c->frames);
+}
+
+static void run_case(const Case *c, uint64_t *rng)
+{
+    char what[160];
+    describe(c, what, sizeof(what));
+    VmafPicture ref[8], dist[8];
+    const unsigned nf = c->frames > 8 ? 8 : c->frames;
+    for (unsigned f = 0; f < nf; f++) {
+        if (vmaf_picture_alloc(&ref[f], VMAF_PIX_FMT_YUV400P, c->bpc, c->w, c->h) ||
+            vmaf_picture_alloc(&dist[f], VMAF_PIX_FMT_YUV400P, c->bpc, c->w, c->h)) {
+            fprintf(stderr, "out of memory for %s\n", what);
+            exit(1);
+        }
+        fill_luma(&ref[f], c->pat_ref, rng, NULL);
+        if (c->pat_dist < 0)
+            memcpy(dist[f].data[0], ref[f].data[0], (size_t)ref[f].stride[0] * c->h);
+        else
+            fill_luma(&dist[f], c->pat_dist, rng, &ref[f]);
+    }
+
+    VmafFeatureCollector *fc_cpu = NULL, *fc_gpu = NULL;
+    vmaf_feature_collector_init(&fc_cpu);
+    vmaf_feature_collector_init(&fc_gpu);
+    VmafFex cpu = {.fex = &vmaf_fex_float_ssim, .pix_fmt = VMAF_PIX_FMT_YUV400P,
+                   .bpc = c->bpc, .w = c->w, .h = c->h};
+    VmafFex gpu = cpu;
+    gpu.fex = &vmaf_fex_float_ssim_cuda;
+    gpu.cuda = cu;
+    cpu.priv = calloc(1, vmaf_fex_float_ssim.priv_size);
+    gpu.priv = calloc(1, vmaf_fex_float_ssim_cuda.priv_size);
+    if (!cpu.priv || !gpu.priv || set_options(cpu.fex, cpu.priv, c) ||
+        set_options(gpu.fex, gpu.priv, c)) {
+        fprintf(stderr, "cannot set up %s\n", what);
+        exit(1);
+    }
+
+    char why[256] = "";
+    const int refused = gpu.fex->check_context(gpu.priv, c->w, c->h, c->bpc, why, sizeof(why));
+    const int cpu_init = cpu.fex->init(&cpu);
+    if (refused) {
+        /* The twin refuses only what the CPU refuses too (smaller than the
+         * window) or what it cannot do exactly (scale > 128). */
+        const int s = ssim_effective_scale(c->scale, c->w, c->h);
+        CHECK(cpu_init != 0 || s > SSIM_SCALE_MAX_EXACT,
+              "%s: twin refused (%s) but the CPU accepts it", what, why);
+        CHECK(gpu.fex->init(&gpu) != 0, "%s: twin init accepted what check_context refused",
+              what);
+        goto done;
+    }
+    CHECK(cpu_init == 0, "%s: CPU refused what the twin accepts", what);
+    if (cpu_init)
+        goto done;
+    int err = gpu.fex->init(&gpu);
+    CHECK(err == 0, "%s: twin init failed (%d)", what, err);
+    if (err) {
+        cpu.fex->close(&cpu);
+        goto done;
+    }
+    for (unsigned f = 0; f < c->frames; f++) {
+        const unsigned k = f % nf;
+        err = cpu.fex->extract(&cpu, &ref[k], &dist[k], f, fc_cpu);
+        CHECK(err == 0, "%s: CPU extract frame %u (%d)", what, f, err);
+        VmafPicture r, d;
+        if (picture_in(c->mem, &ref[k], &r) || picture_in(c->mem, &dist[k], &d)) {
+            fprintf(stderr, "cannot place pictures for %s\n", what);
+            exit(1);
+        }
+        err = gpu.fex->submit(&gpu, &r, &d, f);
+        CHECK(err == 0, "%s: submit frame %u (%d)", what, f, err);
+        /* The context drops its references right after submit. */
+        vmaf_picture_unref(&r);
+        vmaf_picture_unref(&d);
+        err = gpu.fex->collect(&gpu, false, fc_gpu);
+        CHECK(err == 0, "%s: collect frame %u (%d)", what, f, err);
+    }
+    err = gpu.fex->collect(&gpu, true, fc_gpu);
+    CHECK(err == 0, "%s: final collect (%d)", what, err);
+    err = gpu.fex->flush(&gpu, fc_gpu);
+    CHECK(err == 0, "%s: flush (%d)", what, err);
+
+    const int s = ssim_effective_scale(c->scale, c->w, c->h);
+    if (s > 1) {
+        /* The last frame's decimated planes, byte for byte. */
+        const unsigned W = ssim_decimated_size(c->w, s), H = ssim_decimated_size(c->h, s);
+        float *g[2] = {malloc(sizeof(float) * W * H), malloc(sizeof(float) * W * H)};
+        float *h = malloc(sizeof(float) * W * H);
+        unsigned gw = 0, gh = 0;
+        const unsigned k = (c->frames - 1) % nf;
+        err = vmaf_float_ssim_cuda_debug_planes(&gpu, g[0], g[1], &gw, &gh);
+        CHECK(!err && gw == W && gh == H, "%s: decimated planes unavailable (%d)", what, err);
+        for (int i = 0; !err && i < 2; i++) {
+            const VmafPicture *p = i ? &dist[k] : &ref[k];
+            vmaf_ssim_decimate(p->data[0], p->stride[0], c->bpc, c->w, c->h, s, h);
+            CHECK(!memcmp(h, g[i], sizeof(float) * W * H),
+                  "%s: decimated %s plane differs from the CPU's", what, i ? "dist" : "ref");
+        }
+        free(g[0]);
+        free(g[1]);
+        free(h);
+    }
+    gpu.fex->close(&gpu);
+    cpu.fex->close(&cpu);
+
+    for (unsigned f = 0; f < c->frames; f++) {
+        for (int q = 0; q < (c->lcs ? 4 : 1); q++) {
+            double a = 0, b = 0;
+            const int ea = vmaf_feature_collector_get(fc_cpu, feats[q], &a, f);
+            const int eb = vmaf_feature_collector_get(fc_gpu, feats[q], &b, f);
+            CHECK(!ea && !eb && !memcmp(&a, &b, sizeof(a)),
+                  "%s: frame %u %s: CPU %.17g GPU %.17g (%d %d)", what, f, feats[q], a, b, ea,
+                  eb);
+        }
+    }
+done:
+    free(cpu.priv);
+    free(gpu.priv);
+    vmaf_feature_collector_destroy(fc_cpu);
+    vmaf_feature_collector_destroy(fc_gpu);
+    for (unsigned f = 0; f < nf; f++) {
+        vmaf_picture_unref(&ref[f]);
+        vmaf_picture_unref(&dist[f]);
+    }
+}
+
+/* ---- the exact frame mean ------------------------------------------------- */
+
+static float host_seq_mean(const double *t, size_t n)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < n; i++)
+        s += t[i];
+    return (float)(s / (double)n);
+}
+
+static double pairwise(const double *t, size_t n)
+{
+    return n == 1 ? t[0] : pairwise(t, n / 2) + pairwise(t + n / 2, n - n / 2);
+}
+
+/* A tree sum, as any parallel reduction would do it. */
+static float host_pairwise_mean(const double *t, size_t n)
+{
+    return (float)(pairwise(t, n) / (double)n);
+}
+
+/* Runs the device's mean (interval check; a flagged mean is then summed in
+ * order, as the extractor does) and compares with the host's sequential
+ * mean. Returns the flag. */
+static int device_mean(const double *t, size_t n, unsigned seg, const char *what)
+{
+    double *dt = NULL, *dp = NULL;
+    SsimCudaOut *dout = NULL, out;
+    const size_t pb = vmaf_ssim_cuda_terms_partials_bytes(n, seg);
+    if (cudaMalloc((void **)&dt, sizeof(double) * n) || cudaMalloc((void **)&dp, pb) ||
+        cudaMalloc((void **)&dout, sizeof(out))) {
+        fprintf(stderr, "cudaMalloc failed\n");
+        exit(1);
+    }
+    cudaMemcpy(dt, t, sizeof(double) * n, cudaMemcpyHostToDevice);
+    cudaError_t e = vmaf_ssim_cuda_mean_of_terms(dt, n, seg, dp, dout, 0);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(&out, dout, sizeof(out), cudaMemcpyDeviceToHost);
+    const int flagged = out.redo[0];
+    /* A flagged mean is summed in order, as the extractor then does. */
+    if (e == cudaSuccess && flagged)
+        out.mean[0] = host_seq_mean(t, n);
+    CHECK(e == cudaSuccess, "%s: CUDA error %s", what, cudaGetErrorString(e));
+    const float want = host_seq_mean(t, n);
+    CHECK(!memcmp(&want, &out.mean[0], sizeof(float)),
+          "%s: device mean %.9g, CPU sequential mean %.9g (redo %d)", what, out.mean[0], want,
+          flagged);
+    cudaFree(dt);
+    cudaFree(dp);
+    cudaFree(dout);
+    return flagged;
+}
+
+static void test_exact_mean(uint64_t *rng)
+{
+    /* 1. The sequential sum loses every small term, the exact sum does not,
+     *    and the mean sits on an f32 tie: only the CPU's order gives the
+     *    CPU's bits, and a tree sum gets it wrong. */
+    for (int k = 0; k < 2; k++) {
+        const size_t n = k ? 1u << 20 : 1024;
+        double *t = malloc(sizeof(double) * n);
+        const double mid = 1.0 + 0x1p-24; /* halfway between 1.0f and its successor */
+        t[0] = mid * (double)n;
+        const double eps = ldexp(1.0, ilogb(t[0]) - 52 - 3); /* an eighth of an ulp */
+        for (size_t i = 1; i < n; i++)
+            t[i] = eps;
+        CHECK(host_seq_mean(t, n) != host_pairwise_mean(t, n),
+              "construction %d does not separate sequential and tree sums", k);
+        const int flagged = device_mean(t, n, 64, k ? "tie, 2^20 terms" : "tie, 1024 terms");
+        CHECK(flagged, "the interval check missed a mean on a rounding boundary (%d)", k);
+        free(t);
+    }
+    /* 2. Terms like real SSIM terms (mostly in (0, 1], some negative),
+     *    with the mean pushed to within 1e-14 of an f32 rounding boundary. */
+    int flagged = 0;
+    for (int k = 0; k < 12; k++) {
+        const size_t n = 1000 + rng_next(rng) % 300000;
+        double *t = malloc(sizeof(double) * n);
+        for (size_t i = 0; i < n; i++) {
+            const double u = (double)(rng_next(rng) >> 11) * 0x1p-53;
+            t[i] = (rng_next(rng) % 50) ? 0.5 + 0.5 * u : -u;
+        }
+        if (k & 1) {
+            /* Move the sum so that the mean lands just next to a midpoint. */
+            double s = 0.0;
+            for (size_t i = 0; i < n; i++)
+                s += t[i];
+            const float m = (float)(s / (double)n);
+            const double mid = ((double)m + (double)nextafterf(m, 2.0f)) / 2.0;
+            const double off = ((k & 2) ? 1.0 : -1.0) * mid * 1e-14;
+            t[n - 1] += (mid + off) * (double)n - s;
+        }
+        char what[64];
+        snprintf(what, sizeof(what), "random terms %d (n=%zu)", k, n);
+        flagged += device_mean(t, n, 1 + (unsigned)(rng_next(rng) % 64), what);
+        free(t);
+    }
+    printf("exact mean: %d of 12 random term sets needed the sequential redo\n", flagged);
+    /* 3. Flat: every term equal; the exact mean is representable. */
+    {
+        const size_t n = 4096;
+        double *t = malloc(sizeof(double) * n);
+        for (size_t i = 0; i < n; i++)
+            t[i] = 1.0;
+        device_mean(t, n, 16, "all ones");
+        free(t);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const bool quick = argc > 1 && !strcmp(argv[1], "quick");
+    uint64_t seed = argc > 1 && !quick ? strtoull(argv[1], NULL, 0) : 0x9e3779b97f4a7c15ull;
+    uint64_t rng = seed | 1;
+    cu = cuda_test_state_or_skip("test_cuda_parity");
+    setvbuf(stdout, NULL, _IOLBF, 0);
+
+    test_exact_mean(&rng);
+
+    /* Fixed cases: the sizes and kinds of memory that matter. */
+    const Case fixed[] = {
+        {576, 324, 8, 0, true, false, false, 0, 4, MEM_HOST, 5},
+        {576, 324, 8, 0, false, false, false, 2, 4, MEM_PINNED, 7},
+        {1920, 1080, 8, 0, true, false, false, 2, 4, MEM_PINNED, 5},
+        {1920, 1080, 10, 1, true, false, false, 2, 4, MEM_DEVICE, 3},
+        {3840, 2160, 8, 0, true, false, false, 2, 4, MEM_DEVICE, 3},
+        {3840, 2160, 16, 1, false, false, false, 0, 4, MEM_HOST, 2},
+        {7680, 4320, 8, 0, true, false, false, 2, 4, MEM_PINNED, 2},
+        {7680, 4320, 12, 0, false, false, false, 0, 4, MEM_DEVICE, 1},
+        {333, 227, 8, 0, true, false, false, 1, 1, MEM_HOST, 2},     /* flat vs flat */
+        {333, 227, 10, 2, true, true, false, 2, -1, MEM_DEVICE, 2}, /* identical, inf dB */
+        {333, 227, 12, 3, true, true, true, 2, -1, MEM_PINNED, 2},  /* identical, clipped */
+        {401, 289, 16, 0, true, true, false, 3, 3, MEM_HOST, 2},    /* extremes */
+        {11, 11, 8, 1, true, false, false, 0, 0, MEM_HOST, 2},      /* one output pixel */
+        {10, 40, 8, 1, false, false, false, 0, 0, MEM_HOST, 1},     /* refused by both */
+        {21, 21, 8, 2, false, false, false, 0, 0, MEM_HOST, 1},     /* 11x11 after scale 2 */
+        {40, 40, 8, 4, false, false, false, 0, 0, MEM_HOST, 1},     /* 10x10: refused */
+    };
+    for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+        if (!quick || fixed[i].w * fixed[i].h <= 1920 * 1080)
+            run_case(&fixed[i], &rng);
+
+    /* Every explicit scale at every depth, on an odd size. */
+    const unsigned depths[] = {8, 10, 12, 16};
+    for (int s = 1; s <= 10; s++)
+        for (int b = 0; b < 4; b += quick ? 3 : 1) {
+            const Case c = {257 + 2 * (unsigned)s, 181 + (unsigned)b, depths[b], s, (s + b) & 1,
+                            (s & 3) == 1, (s & 3) == 1 && (b & 1), (s + b) % 4, 4,
+                            (enum PicMem)((s + b) % 3), 2};
+            run_case(&c, &rng);
+        }
+
+    /* Random geometry, content, options and memory. */
+    for (int i = 0; i < (quick ? 4 : 40); i++) {
+        Case c = {
+            .w = 11 + (unsigned)(rng_next(&rng) % 900),
+            .h = 11 + (unsigned)(rng_next(&rng) % 600),
+            .bpc = depths[rng_next(&rng) % 4],
+            .scale = (int)(rng_next(&rng) % 11),
+            .lcs = rng_next(&rng) & 1,
+            .db = (rng_next(&rng) % 4) == 0,
+            .pat_ref = (int)(rng_next(&rng) % 4),
+            .mem = (enum PicMem)(rng_next(&rng) % 3),
+            .frames = 1 + (unsigned)(rng_next(&rng) % 5),
+        };
+        c.clip = c.db && (rng_next(&rng) & 1);
+        c.pat_dist = (rng_next(&rng) % 8) == 0 ? -1 : (int)(rng_next(&rng) % 5);
+        run_case(&c, &rng);
+    }
+
+    vmaf_cuda_state_free(cu);
+    printf("test_cuda_parity (seed 0x%llx): %d checks, %d failed\n", (unsigned long long)seed,
+           checks, failures);
+    return failures ? 1 : 0;
+}
