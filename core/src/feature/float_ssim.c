@@ -13,6 +13,7 @@
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "feature/ssim/ssim.h"
+#include "feature/ssim/ssim_feature.h"
 #include "log.h"
 
 typedef struct FloatSsimState {
@@ -28,45 +29,9 @@ typedef struct FloatSsimState {
     size_t scratch_size;
 } FloatSsimState;
 
-static const VmafOption options[] = {
-    {
-        .name = "scale",
-        .help = "decimation scale, 0 = automatic from the picture size",
-        .type = VMAF_OPT_TYPE_INT,
-        .offset = offsetof(FloatSsimState, scale),
-        .def.i = 0,
-        .min = 0,
-        .max = SSIM_SCALE_MAX_OPTION,
-    },
-    {
-        .name = "enable_lcs",
-        .help = "also report the luminance, contrast and structure terms "
-                "(float_ssim_l, float_ssim_c, float_ssim_s)",
-        .type = VMAF_OPT_TYPE_BOOL,
-        .offset = offsetof(FloatSsimState, enable_lcs),
-        .def.b = false,
-    },
-    {
-        .name = "enable_db",
-        .help = "report float_ssim in dB, -10*log10(1 - score); the l, c, s terms stay linear",
-        .type = VMAF_OPT_TYPE_BOOL,
-        .offset = offsetof(FloatSsimState, enable_db),
-        .def.b = false,
-    },
-    {
-        .name = "clip_db",
-        .help = "with enable_db, cap the dB score at ceil(10*log10(peak^2 * w * h / 0.5)), "
-                "peak = 2^bpc - 1, so that identical frames score a finite value",
-        .type = VMAF_OPT_TYPE_BOOL,
-        .offset = offsetof(FloatSsimState, clip_db),
-        .def.b = false,
-    },
-    {NULL},
-};
+static const VmafOption options[] = SSIM_OPTIONS(FloatSsimState);
 
-static const char *const provided_features[] = {
-    "float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s", NULL,
-};
+static const char *const provided_features[] = SSIM_PROVIDED_FEATURES;
 
 static int init(VmafFex *fex)
 {
@@ -98,15 +63,7 @@ static int init(VmafFex *fex)
         return -ENOMEM;
     }
 
-    st->max_db = INFINITY;
-    if (st->clip_db) {
-        /* The cap is the PSNR-style dB value of a squared error of 0.5 over
-         * the whole original picture (so it grows with the picture size and
-         * depth), computed as the reference does. */
-        const unsigned peak = (1u << fex->bpc) - 1u;
-        const double mse = 0.5 / (double)((double)fex->w * (double)fex->h);
-        st->max_db = ceil(10.0 * log10((double)(peak * peak) / mse));
-    }
+    st->max_db = ssim_max_db(st->clip_db, fex->bpc, fex->w, fex->h);
     return 0;
 }
 
@@ -137,22 +94,8 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
         return err;
     }
 
-    double score = r.score;
-    if (st->enable_db) {
-        /* min() as the reference writes it: identical frames give +inf
-         * (or max_db with clip_db) */
-        const double db = -10.0 * log10(1.0 - score);
-        score = db < st->max_db ? db : st->max_db;
-    }
-
-    err = vmaf_feature_collector_append(fc, "float_ssim", score, index);
-    if (!err && st->enable_lcs) {
-        err = vmaf_feature_collector_append(fc, "float_ssim_l", r.l, index);
-        if (!err)
-            err = vmaf_feature_collector_append(fc, "float_ssim_c", r.c, index);
-        if (!err)
-            err = vmaf_feature_collector_append(fc, "float_ssim_s", r.s, index);
-    }
+    const double mean[4] = { r.score, r.l, r.c, r.s };
+    err = ssim_store_scores(fc, index, mean, st->enable_lcs, st->enable_db, st->max_db);
     if (err)
         vmaf_error("float_ssim: frame %u: could not store the scores (%d)", index, err);
     return err;

@@ -26,6 +26,7 @@
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "feature/ssim/ssim.h"
+#include "feature/ssim/ssim_feature.h"
 #include "log.h"
 #include "picture_internal.h"
 
@@ -87,46 +88,9 @@ typedef struct FloatSsimCudaState {
     int err;            /* sticky: the first failure stops the run */
 } FloatSsimCudaState;
 
-/* Field by field the CPU extractor's table: a registry test compares them. */
-static const VmafOption options[] = {
-    {
-        .name = "scale",
-        .help = "decimation scale, 0 = automatic from the picture size",
-        .type = VMAF_OPT_TYPE_INT,
-        .offset = offsetof(FloatSsimCudaState, scale),
-        .def.i = 0,
-        .min = 0,
-        .max = SSIM_SCALE_MAX_OPTION,
-    },
-    {
-        .name = "enable_lcs",
-        .help = "also report the luminance, contrast and structure terms "
-                "(float_ssim_l, float_ssim_c, float_ssim_s)",
-        .type = VMAF_OPT_TYPE_BOOL,
-        .offset = offsetof(FloatSsimCudaState, enable_lcs),
-        .def.b = false,
-    },
-    {
-        .name = "enable_db",
-        .help = "report float_ssim in dB, -10*log10(1 - score); the l, c, s terms stay linear",
-        .type = VMAF_OPT_TYPE_BOOL,
-        .offset = offsetof(FloatSsimCudaState, enable_db),
-        .def.b = false,
-    },
-    {
-        .name = "clip_db",
-        .help = "with enable_db, cap the dB score at ceil(10*log10(peak^2 * w * h / 0.5)), "
-                "peak = 2^bpc - 1, so that identical frames score a finite value",
-        .type = VMAF_OPT_TYPE_BOOL,
-        .offset = offsetof(FloatSsimCudaState, clip_db),
-        .def.b = false,
-    },
-    {NULL},
-};
+static const VmafOption options[] = SSIM_OPTIONS(FloatSsimCudaState);
 
-static const char *const provided_features[] = {
-    "float_ssim", "float_ssim_l", "float_ssim_c", "float_ssim_s", NULL,
-};
+static const char *const provided_features[] = SSIM_PROVIDED_FEATURES;
 
 /* Logs one failure naming the extractor, the frame and the call; records
  * it as the sticky error. */
@@ -233,13 +197,7 @@ static int init(VmafFex *fex)
     }
     st->cu = fex->cuda;
     st->eff_scale = ssim_effective_scale(st->scale, fex->w, fex->h);
-    st->max_db = INFINITY;
-    if (st->clip_db) {
-        /* Same expression as the CPU extractor, so the cap has the same bits. */
-        const unsigned peak = (1u << fex->bpc) - 1u;
-        const double mse = 0.5 / (double)((double)fex->w * (double)fex->h);
-        st->max_db = ceil(10.0 * log10((double)(peak * peak) / mse));
-    }
+    st->max_db = ssim_max_db(st->clip_db, fex->bpc, fex->w, fex->h);
 
     SsimCudaConsts k;
     for (int i = 0; i < SSIM_WINDOW; i++)
@@ -433,17 +391,7 @@ static int harvest(FloatSsimCudaState *st, Slot *sl)
 static int append(FloatSsimCudaState *st, unsigned index, const double mean[4],
                   VmafFeatureCollector *fc)
 {
-    double score = mean[0];
-    if (st->enable_db)
-        score = fmin(-10.0 * log10(1.0 - score), st->max_db);
-    int err = vmaf_feature_collector_append(fc, "float_ssim", score, index);
-    if (!err && st->enable_lcs) {
-        err = vmaf_feature_collector_append(fc, "float_ssim_l", mean[1], index);
-        if (!err)
-            err = vmaf_feature_collector_append(fc, "float_ssim_c", mean[2], index);
-        if (!err)
-            err = vmaf_feature_collector_append(fc, "float_ssim_s", mean[3], index);
-    }
+    const int err = ssim_store_scores(fc, index, mean, st->enable_lcs, st->enable_db, st->max_db);
     if (err) {
         vmaf_error(NAME ": frame %u: could not store the scores (%d)", index, err);
         if (!st->err)
