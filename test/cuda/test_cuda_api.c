@@ -50,6 +50,13 @@ static VmafContext *new_context(bool cuda, const char *feature)
         err = vmaf_cuda_import_state(ctx, cu);
         CHECK(!err, "vmaf_cuda_import_state (%d)", err);
         CHECK(vmaf_cuda_import_state(ctx, cu) == -EINVAL, "a second import was accepted");
+        /* A second state for the same context is refused and released by
+         * the call (compute-sanitizer and the device-memory check below
+         * would see it otherwise). */
+        VmafCudaState *other = NULL;
+        CHECK(!vmaf_cuda_state_init(&other, (VmafCudaConfiguration){.cu_ctx = given_ctx}),
+              "second vmaf_cuda_state_init");
+        CHECK(vmaf_cuda_import_state(ctx, other) == -EINVAL, "a second state was accepted");
     }
     VmafFeatureDictionary *d = NULL;
     vmaf_feature_dictionary_set(&d, "enable_lcs", "true");

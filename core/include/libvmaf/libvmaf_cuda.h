@@ -43,10 +43,11 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfigura
  * Use this CUDA state for feature extraction in `vmaf`: features requested
  * afterwards, directly or through a model, run on their CUDA twins where one
  * exists and the picture geometry allows it (otherwise on the CPU, with one
- * warning). Takes ownership of `cu_state`.
+ * warning). Takes ownership of `cu_state`, on success and on failure (the
+ * context frees it in vmaf_close(); one state serves one context).
  *
- * @return 0 on success, -EINVAL on a NULL argument or if state was imported
- *         already.
+ * @return 0 on success, -EINVAL on a NULL argument, if the context has CUDA
+ *         state already, or after the first vmaf_read_pictures().
  */
 VMAF_EXPORT int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *cu_state);
 

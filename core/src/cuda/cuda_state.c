@@ -208,17 +208,30 @@ void vmaf_cuda_state_free(struct VmafCudaState *s)
 
 int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *cu_state)
 {
-    if (!vmaf || !cu_state) {
-        vmaf_error("cuda: vmaf_cuda_import_state needs a context and a CUDA state");
+    if (!cu_state) {
+        vmaf_error("cuda: vmaf_cuda_import_state needs a CUDA state from vmaf_cuda_state_init()");
         return -EINVAL;
     }
-    if (vmaf->cuda) {
-        vmaf_error("cuda: this context already has CUDA state; import it once");
+    /* The call takes the state on failure too (the API has no other way to
+     * release it), except when it is this context's own already. */
+    if (vmaf && vmaf->cuda == cu_state) {
+        vmaf_error("cuda: this state is imported into the context already; import it once");
         return -EINVAL;
     }
-    if (vmaf->started) {
+    int err = 0;
+    if (!vmaf) {
+        vmaf_error("cuda: vmaf_cuda_import_state needs a context from vmaf_init()");
+        err = -EINVAL;
+    } else if (vmaf->cuda) {
+        vmaf_error("cuda: this context already has CUDA state; import one state once");
+        err = -EINVAL;
+    } else if (vmaf->started) {
         vmaf_error("cuda: import CUDA state before the first vmaf_read_pictures()");
-        return -EINVAL;
+        err = -EINVAL;
+    }
+    if (err) {
+        vmaf_cuda_state_free(cu_state);
+        return err;
     }
     vmaf->cuda = cu_state;
     return 0;
