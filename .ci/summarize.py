@@ -33,7 +33,10 @@ for path in args:
             passed += 1
         elif r == "SKIP":
             skipped += 1
-            skips.append(name)
+            # The test's own reason ("SKIP: needs a CUDA GPU ..."), if it said one.
+            why = next((l for l in (t.get("stdout") or "").splitlines()
+                        if l.startswith("SKIP")), "")
+            skips.append(f"{name}{' - ' + why if why else ''}")
         else:
             failed += 1
             failures.append(f"{name} ({r})")
