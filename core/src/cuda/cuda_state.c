@@ -103,8 +103,10 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count <= 0) {
-        vmaf_error("cuda: no usable CUDA device (%s); run on the CPU backend instead",
-                   e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
+        /* A warning, not an error: probing for a GPU and finding none is
+         * normal (the CLI's --backend auto, FFmpeg builds on CPU hosts). */
+        vmaf_warning("cuda: no usable CUDA device (%s)",
+                     e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
         return -ENODEV;
     }
 
