@@ -56,4 +56,9 @@ struct VmafContext {
 /* Records a sticky error from a worker; the first one wins. */
 void vmaf_context_set_error(VmafContext *vmaf, int err);
 
+/* Waits for every frame submitted to device extractors and stores their
+ * scores, which also returns the pictures they hold. Caller's thread only.
+ * 0 or the first error. */
+int vmaf_context_collect_devices(VmafContext *vmaf);
+
 #endif /* LIBVMAF_SRC_CONTEXT_H */

@@ -122,6 +122,7 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
         goto fail;
     }
     const VmafFeatureExtractor *fex = vmaf_registry_find_by_name(feature_name);
+    const bool by_feature = !fex;
     if (!fex)
         fex = vmaf_registry_find_by_feature(feature_name);
     if (!fex) {
@@ -132,24 +133,49 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
         goto fail;
     }
     const VmafFeatureExtractor *cpu = vmaf_registry_cpu_of(fex);
+    /* Asking for an output that an option switches on (float_ssim_l needs
+     * enable_lcs) turns that option on. */
+    const VmafOption *enabling = by_feature ? vmaf_fex_option_enabling(cpu, feature_name) : NULL;
+    if (enabling) {
+        const char *v = vmaf_dict_get(opts, enabling->name);
+        if (v && strcmp(v, "true")) {
+            vmaf_error("feature %s needs %s=true (it is an output of %s only with that option)",
+                       feature_name, enabling->name, cpu->name);
+            err = -EINVAL;
+            goto fail;
+        }
+        if (!v && (err = vmaf_feature_dictionary_set(&opts, enabling->name, "true")))
+            goto fail;
+    }
     err = check_options(cpu, opts);
     if (err)
         goto fail;
 
+    /* Naming a twin directly ("float_ssim_cuda") pins that backend. */
+    const VmafFeatureExtractor *pin = fex != cpu ? fex : NULL;
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         VmafFeatureRequest *r = &vmaf->req[i];
         if (r->cpu != cpu)
             continue;
-        /* The same request twice (say, from two models) is extracted once. */
-        if (vmaf_dict_equal(r->opts, opts) && (fex == cpu || r->use == fex)) {
-            vmaf_feature_dictionary_free(&opts);
-            return 0;
+        /* One extractor serves every request of it (two models, a model and
+         * --feature): options must agree, except those that only add
+         * outputs, which are switched on for all. */
+        if (pin && r->use && r->use != pin) {
+            vmaf_error("feature %s is requested on two backends (%s and %s); request one",
+                       cpu->name, r->use->name, pin->name);
+            err = -EINVAL;
+            goto fail;
         }
-        vmaf_error("feature %s is already in use with other options or on another backend; "
-                   "request it once",
-                   cpu->name);
-        err = -EINVAL;
-        goto fail;
+        VmafFeatureDictionary *merged = NULL;
+        err = vmaf_fex_merge_options(cpu, r->opts, opts, &merged);
+        if (err)
+            goto fail;
+        vmaf_feature_dictionary_free(&r->opts);
+        r->opts = merged;
+        if (pin)
+            r->use = pin;
+        vmaf_feature_dictionary_free(&opts);
+        return 0;
     }
     if (vmaf->req_cnt == vmaf->req_cap) {
         unsigned cap = vmaf->req_cap ? vmaf->req_cap * 2 : 4;
@@ -166,8 +192,7 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
     memset(r, 0, sizeof(*r));
     r->cpu = cpu;
     r->opts = opts;
-    /* Naming a twin directly ("float_ssim_cuda") pins that backend. */
-    r->use = fex != cpu ? fex : NULL;
+    r->use = pin;
     return 0;
 
 fail:
@@ -312,6 +337,14 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
             return -EINVAL;
         }
     }
+    if ((vmaf_picture_buf_type(ref) == VMAF_PICTURE_BUF_DEVICE) !=
+        (vmaf_picture_buf_type(dist) == VMAF_PICTURE_BUF_DEVICE)) {
+        /* A CPU extractor would read a device pointer as host memory. */
+        vmaf_error("frame %u: one picture is in device memory and the other in host memory; "
+                   "give both from the same pool, or both in host memory",
+                   index);
+        return -EINVAL;
+    }
     if (ref->w[0] != dist->w[0] || ref->h[0] != dist->h[0] || ref->bpc != dist->bpc ||
         ref->pix_fmt != dist->pix_fmt) {
         vmaf_error("frame %u: reference is %ux%u %u-bit and distorted is %ux%u %u-bit "
@@ -404,6 +437,16 @@ static int collect_devices(VmafContext *vmaf, bool wait)
         }
     }
     return 0;
+}
+
+int vmaf_context_collect_devices(VmafContext *vmaf)
+{
+    if (!vmaf->started)
+        return 0;
+    const int err = collect_devices(vmaf, true);
+    if (err)
+        vmaf_context_set_error(vmaf, err);
+    return err;
 }
 
 static int flush(VmafContext *vmaf)

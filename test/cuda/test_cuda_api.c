@@ -90,7 +90,34 @@ static void read_all(VmafContext *ctx, const char *what)
     CHECK(!err, "%s: flush (%d)", what, err);
 }
 
-static void pool_run(enum VmafCudaPicturePreallocationMethod m, const char *what)
+/* Takes a pair from the pool and fills it with frame f. */
+static int fetch_pair(VmafContext *ctx, enum VmafCudaPicturePreallocationMethod m, unsigned f,
+                      VmafPicture p[2], const char *what)
+{
+    const VmafPicture *src[2] = {&ref[f], &dist[f]};
+    for (int i = 0; i < 2; i++) {
+        const int err = vmaf_cuda_fetch_preallocated_picture(ctx, &p[i]);
+        CHECK(!err, "%s: fetch (%d)", what, err);
+        if (err) {
+            if (i)
+                vmaf_picture_unref(&p[0]);
+            return err;
+        }
+        const enum cudaMemcpyKind kind = m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE
+                                        ? cudaMemcpyHostToDevice
+                                        : cudaMemcpyHostToHost;
+        for (int pl = 0; pl < 3; pl++)
+            cudaMemcpy2D(p[i].data[pl], (size_t)p[i].stride[pl], src[i]->data[pl],
+                         (size_t)src[i]->stride[pl], src[i]->w[pl], src[i]->h[pl], kind);
+    }
+    return 0;
+}
+
+/* ahead: the caller takes frame f+1's pair before handing over frame f's,
+ * as a pipelined reader does; fetching must then collect the device's
+ * finished frames itself instead of waiting for pictures that only come
+ * back when the caller's thread collects. */
+static void pool_run(enum VmafCudaPicturePreallocationMethod m, const char *what, bool ahead)
 {
     VmafContext *ctx = new_context(true, "float_ssim");
     VmafCudaPictureConfiguration pc = {
@@ -101,29 +128,52 @@ static void pool_run(enum VmafCudaPicturePreallocationMethod m, const char *what
     CHECK(!err, "%s: vmaf_cuda_preallocate_pictures (%d)", what, err);
     CHECK(vmaf_cuda_preallocate_pictures(ctx, pc) == -EINVAL, "%s: second pool accepted",
           what);
+    VmafPicture cur[2], next[2];
+    if (!err && ahead)
+        err = fetch_pair(ctx, m, 0, cur, what);
     for (unsigned f = 0; !err && f < FRAMES; f++) {
-        VmafPicture p[2];
-        const VmafPicture *src[2] = {&ref[f], &dist[f]};
-        for (int i = 0; i < 2; i++) {
-            err = vmaf_cuda_fetch_preallocated_picture(ctx, &p[i]);
-            CHECK(!err, "%s: fetch (%d)", what, err);
-            if (err)
-                break;
-            const enum cudaMemcpyKind kind = m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE
-                                            ? cudaMemcpyHostToDevice
-                                            : cudaMemcpyHostToHost;
-            for (int pl = 0; pl < 3; pl++)
-                cudaMemcpy2D(p[i].data[pl], (size_t)p[i].stride[pl], src[i]->data[pl],
-                             (size_t)src[i]->stride[pl], src[i]->w[pl], src[i]->h[pl], kind);
-        }
-        if (err)
+        if (!ahead)
+            err = fetch_pair(ctx, m, f, cur, what);
+        else if (f + 1 < FRAMES)
+            err = fetch_pair(ctx, m, f + 1, next, what);
+        if (err) {
+            if (ahead) {
+                vmaf_picture_unref(&cur[0]);
+                vmaf_picture_unref(&cur[1]);
+            }
             break;
-        err = vmaf_read_pictures(ctx, &p[0], &p[1], f);
+        }
+        err = vmaf_read_pictures(ctx, &cur[0], &cur[1], f);
         CHECK(!err, "%s: vmaf_read_pictures frame %u (%d)", what, f, err);
+        if (ahead && f + 1 < FRAMES) {
+            if (err) {
+                vmaf_picture_unref(&next[0]);
+                vmaf_picture_unref(&next[1]);
+            }
+            cur[0] = next[0];
+            cur[1] = next[1];
+        }
     }
     err = vmaf_read_pictures(ctx, NULL, NULL, 0);
     CHECK(!err, "%s: flush (%d)", what, err);
     compare(ctx, what);
+    vmaf_close(ctx);
+}
+
+/* A device picture beside a host picture is refused: a CPU extractor would
+ * read the device pointer as host memory. */
+static void mixed_memory(void)
+{
+    VmafContext *ctx = new_context(true, "float_ssim");
+    VmafCudaPictureConfiguration pc = {
+        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+        .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
+    };
+    CHECK(!vmaf_cuda_preallocate_pictures(ctx, pc), "mixed: pool");
+    VmafPicture d, h;
+    CHECK(!vmaf_cuda_fetch_preallocated_picture(ctx, &d), "mixed: fetch");
+    vmaf_picture_ref(&h, &dist[0]);
+    CHECK(vmaf_read_pictures(ctx, &d, &h, 0) == -EINVAL, "a device/host pair was accepted");
     vmaf_close(ctx);
 }
 
@@ -196,9 +246,11 @@ int main(void)
     CHECK(vmaf_cuda_preallocate_pictures(ctx, pc) == -EINVAL, "pool without CUDA state accepted");
     vmaf_close(ctx);
 
-    pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, "device pool");
-    pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED, "pinned pool");
-    pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST, "host pool");
+    pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, "device pool", false);
+    pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED, "pinned pool", false);
+    pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, "device pool, a pair ahead", true);
+    mixed_memory();
+    pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST, "host pool", false);
 
     /* Repeated setup and teardown must give all device memory back. */
     size_t free0 = 0, free1 = 0, total = 0;

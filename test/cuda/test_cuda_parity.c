@@ -26,6 +26,7 @@ extern const VmafFeatureExtractor vmaf_fex_float_ssim;
 
 static VmafCudaState *cu;
 static int failures, checks;
+static bool forced_redo; /* every mean goes through the sequential redo */
 
 #define CHECK(cond, ...)                                                                  \
     do {                                                                                  \
@@ -154,6 +155,12 @@ static void run_case(const Case *c, uint64_t *rng)
     CHECK(err == 0, "%s: final collect (%d)", what, err);
     err = gpu.fex->flush(&gpu, fc_gpu);
     CHECK(err == 0, "%s: flush (%d)", what, err);
+    if (forced_redo) {
+        const unsigned want = c->frames * (c->lcs ? 4u : 1u);
+        const unsigned got = vmaf_float_ssim_cuda_redo_count(&gpu);
+        CHECK(got == want, "%s: %u means went through the forced redo, expected %u", what, got,
+              want);
+    }
 
     const int s = ssim_effective_scale(c->scale, c->w, c->h);
     if (s > 1) {
@@ -340,6 +347,24 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
         if (!quick || fixed[i].w * fixed[i].h <= 1920 * 1080)
             run_case(&fixed[i], &rng);
+
+    /* The sequential redo of the frame mean, forced for every mean: the
+     * terms the device writes in row-major order and their sum in the CPU's
+     * order, in one chunk and in many (4K scale 1 holds 8 chunks), must give
+     * the CPU's bits. */
+    const Case redo[] = {
+        {576, 324, 8, 0, true, false, false, 0, 4, MEM_HOST, 2},
+        {333, 227, 12, 3, true, true, true, 2, 4, MEM_PINNED, 2},
+        {1920, 1080, 10, 1, true, false, false, 2, 4, MEM_DEVICE, 2},
+        {3840, 2160, 8, 1, true, false, false, 2, 4, MEM_PINNED, 1},
+    };
+    forced_redo = true;
+    vmaf_float_ssim_cuda_force_redo(true);
+    for (size_t i = 0; i < sizeof(redo) / sizeof(redo[0]); i++)
+        if (!quick || redo[i].w * redo[i].h <= 1920 * 1080)
+            run_case(&redo[i], &rng);
+    vmaf_float_ssim_cuda_force_redo(false);
+    forced_redo = false;
 
     /* Every explicit scale at every depth, on an odd size. */
     const unsigned depths[] = {8, 10, 12, 16};

@@ -442,14 +442,30 @@ int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
     struct VmafCudaPicturePool *p = vmaf->cuda_pool;
     pthread_mutex_lock(&p->lock);
     PoolEntry *e = NULL;
+    bool drained = false;
     for (;;) {
         for (unsigned i = 0; i < p->n && !e; i++)
             if (!p->entry[i].busy)
                 e = &p->entry[i];
         if (e)
             break;
-        /* Every picture is held by frames in flight: one comes back when
-         * the extractor finishes with its frame. */
+        if (!drained) {
+            /* Every picture is held. Device extractors give theirs back only
+             * when their frames are collected, which happens on this (the
+             * caller's) thread: collect them now, or a caller holding a
+             * few pictures ahead would wait forever. */
+            drained = true;
+            pthread_mutex_unlock(&p->lock);
+            const int err = vmaf_context_collect_devices(vmaf);
+            pthread_mutex_lock(&p->lock);
+            if (err) {
+                pthread_mutex_unlock(&p->lock);
+                return err;
+            }
+            continue;
+        }
+        /* The rest are held by CPU workers or by the caller; workers give
+         * theirs back when their frame is scored. */
         pthread_cond_wait(&p->freed, &p->lock);
     }
     e->busy = true;

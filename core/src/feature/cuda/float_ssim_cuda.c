@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -349,6 +350,13 @@ static int sequential_sum(FloatSsimCudaState *st, size_t n, unsigned index, doub
     return 0;
 }
 
+static atomic_bool force_redo;
+
+void vmaf_float_ssim_cuda_force_redo(bool on)
+{
+    atomic_store(&force_redo, on);
+}
+
 static int harvest(FloatSsimCudaState *st, Slot *sl)
 {
     cudaError_t e = cudaEventSynchronize(sl->done);
@@ -358,8 +366,9 @@ static int harvest(FloatSsimCudaState *st, Slot *sl)
     const bool dec = st->eff_scale > 1;
     const size_t n =
         (size_t)(st->plan.W - (SSIM_WINDOW - 1)) * (st->plan.H - (SSIM_WINDOW - 1));
+    const bool force = atomic_load(&force_redo);
     for (unsigned q = 0; q < st->plan.nq; q++) {
-        if (!o->redo[q])
+        if (!o->redo[q] && !force)
             continue;
         /* The mean sits so close to an f32 rounding boundary that only the
          * CPU's own order of additions decides it. */
@@ -527,6 +536,11 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
     st->submitted_any = true;
 out:
     if (err) {
+        /* Work queued before the failure may still read the held pictures
+         * (an upload, the redo of a harvested frame): let it end before
+         * they go back to their owner, who may refill them. */
+        cudaStreamSynchronize(st->up);
+        cudaStreamSynchronize(st->comp);
         release_holds(sl);
         if (!st->err)
             st->err = err;

@@ -15,4 +15,9 @@ int vmaf_float_ssim_cuda_debug_planes(VmafFex *fex, float *ref, float *dist, uns
 /* How many frame means went through the sequential redo so far. */
 unsigned vmaf_float_ssim_cuda_redo_count(const VmafFex *fex);
 
+/* Tests only: send every frame mean through the sequential redo, which
+ * real frames take rarely (ADR 0102), so that its exactness is tested on
+ * every size rather than left to chance. Process-wide. */
+void vmaf_float_ssim_cuda_force_redo(bool on);
+
 #endif /* LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_H */
