@@ -84,6 +84,15 @@ static int same_double(double a, double b)
     return a == b || (isinf(a) && isinf(b) && signbit(a) == signbit(b));
 }
 
+static int same_features(const char *const *a, const char *const *b)
+{
+    size_t i = 0;
+    for (; a && a[i] && b && b[i]; i++)
+        if (strcmp(a[i], b[i]))
+            return 0;
+    return (!a || !a[i]) && (!b || !b[i]);
+}
+
 static int same_options(const VmafOption *a, const VmafOption *b)
 {
     for (;; a++, b++) {
@@ -91,8 +100,9 @@ static int same_options(const VmafOption *a, const VmafOption *b)
             return a == b;
         if (!a->name || !b->name)
             return a->name == b->name;
-        if (strcmp(a->name, b->name) || a->type != b->type ||
-            strcmp(a->help ? a->help : "", b->help ? b->help : ""))
+        if (strcmp(a->name, b->name) || a->type != b->type || a->flags != b->flags ||
+            strcmp(a->help ? a->help : "", b->help ? b->help : "") ||
+            !same_features(a->enables, b->enables))
             return 0;
         switch (a->type) {
         case VMAF_OPT_TYPE_BOOL:
@@ -113,14 +123,6 @@ static int same_options(const VmafOption *a, const VmafOption *b)
     }
 }
 
-static int same_features(const char *const *a, const char *const *b)
-{
-    size_t i = 0;
-    for (; a && a[i] && b && b[i]; i++)
-        if (strcmp(a[i], b[i]))
-            return 0;
-    return (!a || !a[i]) && (!b || !b[i]);
-}
 
 static const VmafFeatureExtractor *find_in(const VmafFeatureExtractor *const *t, size_t n,
                                            const char *name)

@@ -25,8 +25,8 @@ extern "C" {
 /** How much the library writes to stderr. */
 enum VmafLogLevel {
     VMAF_LOG_LEVEL_NONE = 0, /**< Nothing. */
-    VMAF_LOG_LEVEL_ERROR,    /**< Failures (the default of the CLI). */
-    VMAF_LOG_LEVEL_WARNING,  /**< Fallbacks, such as a GPU twin replaced by the CPU. */
+    VMAF_LOG_LEVEL_ERROR,    /**< Failures (the CLI's level with -q). */
+    VMAF_LOG_LEVEL_WARNING,  /**< Fallbacks, such as the CPU replacing a GPU twin (CLI default). */
     VMAF_LOG_LEVEL_INFO,     /**< Which extractor runs where. */
     VMAF_LOG_LEVEL_DEBUG,    /**< Everything. */
 };

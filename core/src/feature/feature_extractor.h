@@ -21,6 +21,13 @@ enum VmafOptionType {
     VMAF_OPT_TYPE_DOUBLE,
 };
 
+enum VmafOptionFlags {
+    /* A bool that only adds outputs (float_ssim's enable_lcs): two requests
+     * of one extractor that differ in it are served by one instance with it
+     * on, instead of being a conflict. */
+    VMAF_OPT_FLAG_ADDS_OUTPUTS = 1 << 0,
+};
+
 /* One option: where it lives in the extractor's private struct, its type,
  * default and inclusive range. Tables end with an entry whose name is NULL. */
 typedef struct VmafOption {
@@ -34,6 +41,10 @@ typedef struct VmafOption {
         double d;
     } def;
     double min, max; /* ignored for bools */
+    unsigned flags;  /* enum VmafOptionFlags */
+    /* With VMAF_OPT_FLAG_ADDS_OUTPUTS: the provided features that need it,
+     * NULL terminated, so that asking for one by name turns the option on. */
+    const char *const *enables;
 } VmafOption;
 
 enum VmafFexBackend {
@@ -102,5 +113,16 @@ typedef struct VmafFeatureExtractor {
  * key and the valid keys or range. */
 int vmaf_fex_parse_options(const VmafFeatureExtractor *fex, void *priv,
                            const VmafFeatureDictionary *opts);
+
+/* Combines two requests of one extractor into *merged (a new dictionary):
+ * options with equal values (defaults included) are kept, an
+ * VMAF_OPT_FLAG_ADDS_OUTPUTS bool set in either is set. 0, -EINVAL (logged,
+ * naming the option) when another option differs, or -ENOMEM. */
+int vmaf_fex_merge_options(const VmafFeatureExtractor *fex, const VmafFeatureDictionary *a,
+                           const VmafFeatureDictionary *b, VmafFeatureDictionary **merged);
+
+/* The option that must be on for `fex` to emit `feature` (NULL if none). */
+const VmafOption *vmaf_fex_option_enabling(const VmafFeatureExtractor *fex,
+                                           const char *feature);
 
 #endif /* LIBVMAF_SRC_FEATURE_FEATURE_EXTRACTOR_H */

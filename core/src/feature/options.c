@@ -129,3 +129,58 @@ int vmaf_fex_parse_options(const VmafFeatureExtractor *fex, void *priv,
     }
     return 0;
 }
+
+const VmafOption *vmaf_fex_option_enabling(const VmafFeatureExtractor *fex, const char *feature)
+{
+    for (const VmafOption *o = fex->options; o && o->name; o++)
+        for (const char *const *f = o->enables; f && *f; f++)
+            if (!strcmp(*f, feature))
+                return o;
+    return NULL;
+}
+
+static bool same_value(const VmafOption *o, const void *a, const void *b)
+{
+    const char *pa = (const char *)a + o->offset, *pb = (const char *)b + o->offset;
+    switch (o->type) {
+    case VMAF_OPT_TYPE_BOOL: return *(const bool *)pa == *(const bool *)pb;
+    case VMAF_OPT_TYPE_INT: return *(const int *)pa == *(const int *)pb;
+    case VMAF_OPT_TYPE_DOUBLE: return *(const double *)pa == *(const double *)pb;
+    }
+    return false;
+}
+
+int vmaf_fex_merge_options(const VmafFeatureExtractor *fex, const VmafFeatureDictionary *a,
+                           const VmafFeatureDictionary *b, VmafFeatureDictionary **merged)
+{
+    *merged = NULL;
+    const size_t size = fex->priv_size ? fex->priv_size : 1;
+    void *pa = calloc(1, size), *pb = calloc(1, size);
+    int err = (!pa || !pb) ? -ENOMEM : 0;
+    /* Compared as parsed values, so "scale=0" equals an absent scale. */
+    if (!err)
+        err = vmaf_fex_parse_options(fex, pa, a);
+    if (!err)
+        err = vmaf_fex_parse_options(fex, pb, b);
+    if (!err)
+        err = vmaf_dict_copy(a, merged);
+    for (const VmafOption *o = fex->options; !err && o && o->name; o++) {
+        if (same_value(o, pa, pb))
+            continue;
+        if (o->type == VMAF_OPT_TYPE_BOOL && (o->flags & VMAF_OPT_FLAG_ADDS_OUTPUTS)) {
+            err = vmaf_feature_dictionary_set(merged, o->name, "true");
+            continue;
+        }
+        vmaf_error("%s is requested twice with different values of %s; request it once, or "
+                   "with the same %s",
+                   fex->name, o->name, o->name);
+        err = -EINVAL;
+    }
+    if (err == -ENOMEM)
+        vmaf_error("%s: out of memory combining options", fex->name);
+    if (err)
+        vmaf_feature_dictionary_free(merged);
+    free(pa);
+    free(pb);
+    return err;
+}

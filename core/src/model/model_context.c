@@ -129,14 +129,17 @@ static int use_models(VmafContext *vmaf, VmafModel *const *models, unsigned n_mo
         err = -EINVAL;
     }
     for (unsigned i = 0; i < n_use && !err; i++) {
-        for (unsigned r = 0; r < vmaf->req_cnt; r++) {
+        /* One context runs an extractor once: the model's options must
+         * combine with those already requested (options that only add
+         * outputs combine; any other difference is an error that names the
+         * option). */
+        for (unsigned r = 0; r < vmaf->req_cnt && !err; r++) {
             const VmafFeatureRequest *q = &vmaf->req[r];
-            if (q->cpu != use[i].fex || vmaf_dict_equal(q->opts, use[i].opts))
+            if (q->cpu != use[i].fex)
                 continue;
-            vmaf_error("model %s: extractor %s is already in use with other options; "
-                       "one context runs an extractor once, so give every model the same "
-                       "options for it (overload them)", use[i].model->name, use[i].fex->name);
-            err = -EINVAL;
+            VmafFeatureDictionary *merged = NULL;
+            err = vmaf_fex_merge_options(q->cpu, q->opts, use[i].opts, &merged);
+            vmaf_feature_dictionary_free(&merged);
         }
         if (err)
             break;

@@ -16,6 +16,9 @@
 #include "feature/feature_extractor.h"
 #include "feature/ssim/ssim_geometry.h"
 
+static const char *const ssim_lcs_features[] = { "float_ssim_l", "float_ssim_c", "float_ssim_s",
+                                                  NULL };
+
 /* State must have the fields: int scale; bool enable_lcs, enable_db, clip_db. */
 #define SSIM_OPTIONS(State)                                                                  \
     {                                                                                        \
@@ -35,6 +38,8 @@
             .type = VMAF_OPT_TYPE_BOOL,                                                      \
             .offset = offsetof(State, enable_lcs),                                           \
             .def.b = false,                                                                  \
+            .flags = VMAF_OPT_FLAG_ADDS_OUTPUTS,                                             \
+            .enables = ssim_lcs_features,                                                    \
         },                                                                                   \
         {                                                                                    \
             .name = "enable_db",                                                             \
