@@ -202,14 +202,6 @@ static void test_overload(void)
           "only that feature changed");
     vmaf_model_destroy(m);
 
-    /* A name so long that derived score names would collide is refused. */
-    char long_name[300];
-    memset(long_name, 'n', sizeof(long_name) - 1);
-    long_name[sizeof(long_name) - 1] = '\0';
-    VmafModelConfig long_cfg = {.name = long_name};
-    m = NULL;
-    CHECK(vmaf_model_load(&m, &long_cfg, "vmaf_v0.6.1") == -EINVAL && !m,
-          "a 299-character model name must be refused");
     VmafModelCollection *mc = NULL;
     CHECK(!vmaf_model_collection_load(&m, &mc, NULL, "vmaf_b_v0.6.3"), "load collection");
     d = NULL;
