@@ -112,6 +112,7 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
 {
     int err = 0;
     if (!vmaf || !feature_name) {
+        vmaf_error("vmaf_use_feature: the context and the feature name must not be NULL");
         err = -EINVAL;
         goto fail;
     }
@@ -575,6 +576,7 @@ device_fail:
 int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, unsigned index)
 {
     if (!vmaf) {
+        vmaf_error("vmaf_read_pictures: the context must not be NULL");
         if (ref && ref->ref)
             vmaf_picture_unref(ref);
         if (dist && dist->ref)
