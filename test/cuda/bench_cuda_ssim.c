@@ -6,6 +6,8 @@
  * included), and the CPU extractor's time on the same frames.
  *
  * Usage: bench_cuda_ssim [frames]      (exit 77 without a GPU)
+ *        bench_cuda_ssim frames WxH bpc scale shape   (one case, GPU time only;
+ *        scale 0 = automatic, shape -1 = the library's choice)
  */
 #include <math.h>
 #include <stdbool.h>
@@ -50,8 +52,8 @@ static double median(double *v, int n)
     } while (0)
 
 /* Kernels alone: median GPU microseconds per frame. shape: -1 the
- * library's choice, 0 split passes, else the fused kernel with that many
- * rows per warp. dec_us: the decimation's share (median). */
+ * library's choice, else that tile kernel variant (vmaf_ssim_cuda_shapes).
+ * dec_us: the decimation's share (median). */
 static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, int scale,
                        int frames, int shape, double *dec_us, int *chosen)
 {
@@ -64,12 +66,13 @@ static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, i
     k.c3 = VMAF_SSIM_C3;
     SsimCudaPlan p;
     vmaf_ssim_cuda_plan(&p, w, h, bpc, scale, 0, cu->sm_count, &k);
-    if (shape >= 0)
-        vmaf_ssim_cuda_plan_override(&p, shape == 0, (unsigned)shape);
+    if (shape >= 0 && vmaf_ssim_cuda_plan_override(&p, shape)) {
+        fprintf(stderr, "no launch shape %d\n", shape);
+        exit(1);
+    }
     if (chosen)
-        *chosen = p.split ? 0 : (int)p.seg;
-    float *tmp;
-    CK(cudaMalloc((void **)&tmp, vmaf_ssim_cuda_tmp_bytes(&p)));
+        *chosen = p.shape;
+    CK(vmaf_ssim_cuda_prepare());
     const size_t row = (size_t)w * (bpc > 8 ? 2 : 1);
     void *dr[ROT], *dd[ROT];
     size_t pitch = 0, fpitch = 0;
@@ -89,6 +92,7 @@ static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, i
         CK(cudaMallocPitch((void **)&dec[1], &fpitch, p.W * sizeof(float), p.H));
     }
     CK(cudaMalloc((void **)&part, vmaf_ssim_cuda_partials_bytes(&p)));
+    CK(cudaMemset(part, 0, vmaf_ssim_cuda_partials_bytes(&p)));
     CK(cudaMalloc((void **)&out, sizeof(SsimCudaOut)));
     cudaStream_t st;
     /* One CUDA graph per input pair holds a frame's kernels; replayed back
@@ -106,10 +110,10 @@ static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, i
                 CK(vmaf_ssim_cuda_decimate(&p, dr[j], pitch, dd[j], pitch, dec[0], dec[1],
                                            fpitch, st));
                 if (!part_only)
-                    CK(vmaf_ssim_cuda_frame(&p, dec[0], fpitch, dec[1], fpitch, 1, tmp, part,
-                                            out, st));
+                    CK(vmaf_ssim_cuda_frame(&p, dec[0], fpitch, dec[1], fpitch, 1, part, out,
+                                            st));
             } else if (!part_only) {
-                CK(vmaf_ssim_cuda_frame(&p, dr[j], pitch, dd[j], pitch, 0, tmp, part, out, st));
+                CK(vmaf_ssim_cuda_frame(&p, dr[j], pitch, dd[j], pitch, 0, part, out, st));
             } else {
                 CK(cudaMemsetAsync(out, 0, sizeof(SsimCudaOut), st)); /* an empty stand-in */
             }
@@ -147,7 +151,6 @@ static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, i
         *dec_us = median(td, frames);
     free(t);
     free(td);
-    cudaFree(tmp);
     for (int i = 0; i < 2 * frames + 2; i++)
         cudaEventDestroy(ev[i]);
     free(ev);
@@ -258,11 +261,46 @@ static double cpu_time(VmafPicture *ref, VmafPicture *dist, int scale, int frame
     return med;
 }
 
+/* One case, GPU time only (for profilers): frames WxH bpc scale shape. */
+static int one_case(VmafCudaState *cu, int frames, char **argv)
+{
+    unsigned w = 0, h = 0;
+    if (sscanf(argv[2], "%ux%u", &w, &h) != 2 || w < 16 || h < 16) {
+        fprintf(stderr, "bad size '%s' (want WxH)\n", argv[2]);
+        return 2;
+    }
+    const unsigned bpc = (unsigned)atoi(argv[3]);
+    const int scale = atoi(argv[4]), shape = atoi(argv[5]);
+    VmafPicture ref[ROT], dist[ROT];
+    uint64_t rng = 0xabcdef12345ull + w + bpc;
+    for (int i = 0; i < ROT; i++) {
+        if (vmaf_picture_alloc(&ref[i], VMAF_PIX_FMT_YUV400P, bpc, w, h) ||
+            vmaf_picture_alloc(&dist[i], VMAF_PIX_FMT_YUV400P, bpc, w, h))
+            return 1;
+        fill_luma(&ref[i], 2, &rng, NULL);
+        fill_luma(&dist[i], 4, &rng, &ref[i]);
+    }
+    const int eff = scale ? scale : ssim_auto_scale(w, h);
+    double dus = 0;
+    int chosen = 0;
+    const double g = gpu_time(cu, ref, dist, eff, frames, shape, &dus, &chosen);
+    printf("%ux%u %u-bit scale %d shape t%d: %.1f us/frame GPU (decimation %.1f)\n", w, h, bpc,
+           eff, chosen, g, dus);
+    for (int i = 0; i < ROT; i++) {
+        vmaf_picture_unref(&ref[i]);
+        vmaf_picture_unref(&dist[i]);
+    }
+    vmaf_cuda_state_free(cu);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const int frames = argc > 1 ? atoi(argv[1]) : 200;
     VmafCudaState *cu = cuda_test_state_or_skip("bench_cuda_ssim");
     setvbuf(stdout, NULL, _IOLBF, 0);
+    if (argc == 6)
+        return one_case(cu, frames, argv);
     static const unsigned sizes[][2] = {{576, 324}, {1920, 1080}, {3840, 2160}, {7680, 4320}};
     printf("%-10s %3s %5s %3s | %5s %10s %7s | %12s %12s | %10s %8s | %s\n", "size", "bpc",
            "scale", "eff", "shape", "GPU us/fr", "dec us", "e2e pinned", "e2e host",
@@ -298,21 +336,17 @@ int main(int argc, char **argv)
                 char sz[16];
                 snprintf(sz, sizeof(sz), "%ux%u", w, h);
                 char shp[8];
-                snprintf(shp, sizeof(shp), chosen ? "f%d" : "split", chosen);
+                snprintf(shp, sizeof(shp), "t%d", chosen);
                 printf("%-10s %3u %5s %3d | %5s %10.1f %7.1f | %9.3f ms %9.3f ms | %10.2f %7.0fx | "
                        "%s\n",
                        sz, bpc, auto_scale ? "auto" : "1", eff, shp, g, dus, ep, eh, c,
                        1000.0 * c / g, ok ? "same as CPU" : "DIFFERS FROM CPU");
                 if (bpc == 8 && (w == 3840 || w == 1920)) {
-                    /* Launch shapes side by side (GPU time only). */
-                    static const int shapes[] = {0, 4, 8, 16, 32, 64};
+                    /* Tile kernel variants side by side (GPU time only). */
                     printf("    shapes:");
-                    for (int k = 0; k < 6; k++) {
-                        if (shapes[k] == 0 && (unsigned long long)w * h / eff / eff > (8u << 20))
-                            continue;
-                        printf(" %s%d=%.1fus", shapes[k] ? "f" : "split", shapes[k],
-                               gpu_time(cu, ref, dist, eff, frames / 2, shapes[k], NULL, NULL));
-                    }
+                    for (int k = 0; k < vmaf_ssim_cuda_shapes(); k++)
+                        printf(" t%d=%.1fus", k,
+                               gpu_time(cu, ref, dist, eff, frames / 2, k, NULL, NULL));
                     printf("\n");
                 }
             }

@@ -3,12 +3,15 @@
 # come from our arithmetic (-fmad=false and explicit _rn intrinsics). The
 # correctly rounded division and square root sequences of the CUDA library
 # do use FMAs internally (their results are still the IEEE ones the CPU
-# computes). So: the kernels built with those library operations swapped for
-# plain multiplications (template flag PROBE) must have no FMA at all, which
-# covers all of our own arithmetic; kernels without division or square root
-# must have none; and each production kernel may have only what probe
-# kernels holding just the library operations have (times the unrolled
-# copies of the combine in the fused kernel).
+# computes). So:
+# Kernels with the library operations swapped out (template flag PROBE)
+# must have no FMA at all, which covers all of our own arithmetic; kernels
+# without division or square root must have none; and a production kernel
+# may have only what the probe kernels holding just the library operations
+# have, in proportion to its copies of those operations (counted by their
+# f64 reciprocal and square-root seeds, MUFU.RCP64H and MUFU.RSQ64H), plus
+# one final reduction. Every
+# architecture's machine code is checked on its own.
 # Usage: check_sass.sh <libvmaf.a or object>     (exit 77 without cuobjdump)
 lib="$1"
 CUOBJDUMP=$(command -v cuobjdump 2>/dev/null || true)
@@ -23,7 +26,9 @@ if ! "$CUOBJDUMP" -sass "$lib" >"$sass" 2>&1; then
     echo "FAIL: cuobjdump -sass $lib failed:"; head -5 "$sass"; exit 1
 fi
 awk '
-/Function :/ { fn = $NF; n[fn] = 0; seen[fn] = 1; next }
+/^[ \t]*arch = sm_/ { arch = $3; next }
+/Function :/ { fn = arch " " $NF; n[fn] = 0; mufu[fn] = 0; seen[fn] = 1; next }
+fn != "" && /MUFU\.(RSQ|RCP)64H/ { mufu[fn]++ }
 fn != "" && /[ \t](FFMA|DFMA|HFMA|HFMA2)[. ;]/ {
     # a*1+c and a*(-1)+c round once like a plain addition, and x*0+c with the
     # zero register is the compiler idiom for loading a constant
@@ -37,22 +42,33 @@ fn != "" && /[ \t](FFMA|DFMA|HFMA|HFMA2)[. ;]/ {
     if (shown[fn]++ < 3) first[fn] = first[fn] "\n        " $0
 }
 END {
-    bad = 0; probe_c = -1; probe_f = -1; kernels = 0
+    bad = 0; kernels = 0; narch = 0
     for (f in seen) {
-        if (f ~ /ssim_fma_probe_combine/) probe_c = n[f]
-        if (f ~ /ssim_fma_probe_finalize/) probe_f = n[f]
+        split(f, part, " ")
+        if (part[2] ~ /ssim_fma_probe_combine/) { pc[part[1]] = n[f]; pmufu[part[1]] = mufu[f]; archs[part[1]] = 1 }
+        if (part[2] ~ /ssim_fma_probe_finalize/) pf[part[1]] = n[f]
     }
-    if (probe_c < 0 || probe_f < 0) { print "FAIL: probe kernels not found in the SASS"; exit 1 }
-    printf "probes: combine %d, finalize %d FMAs (library div/sqrt sequences)\n", probe_c, probe_f
+    for (a in archs) {
+        narch++
+        if (!(a in pf) || pmufu[a] < 1) { print "FAIL: probe kernels incomplete for " a; exit 1 }
+        printf "%s probes: combine %d, finalize %d FMAs (library div/sqrt sequences)\n", a, pc[a], pf[a]
+    }
+    if (!narch) { print "FAIL: probe kernels not found in the SASS"; exit 1 }
     for (f in seen) {
-        if (f ~ /ssim_fma_probe/) continue
+        split(f, part, " ")
+        a = part[1]; name = part[2]
+        if (name ~ /ssim_fma_probe/) continue
         lo = 0; hi = -1; what = ""
-        if (f ~ /k_ssim/ && f ~ /Lb1E/) { hi = 0; what = "fused, library ops swapped out" }
-        else if (f ~ /k_vpass/ && f ~ /Lb1E/) { hi = 0; what = "vertical, library ops swapped out" }
-        else if (f ~ /k_ssim/) { lo = probe_c; hi = 11 * probe_c; what = "fused: 11 unrolled combines" }
-        else if (f ~ /k_vpass/) { lo = probe_c; hi = probe_c; what = "vertical: one combine" }
-        else if (f ~ /k_finalize/) { lo = probe_f; hi = probe_f; what = "finalize" }
-        else if (f ~ /k_decimate|k_terms_partials|k_hpass/) { hi = 0; what = "no library op" }
+        if (name ~ /k_tile/ && name ~ /Lb1E/) { hi = 0; what = "tile, library ops swapped out" }
+        else if (name ~ /k_tile/) {
+            # FMAs in proportion to the library sequences present, counted
+            # by their f64 reciprocal and square-root seeds (the compiler
+            # copies the combine, and shares the slow paths)
+            lo = pc[a]; hi = int((mufu[f] * pc[a] + pmufu[a] - 1) / pmufu[a]) + pf[a]
+            what = "tile: " mufu[f] " f64 seeds and the means"
+        }
+        else if (name ~ /k_finalize/) { lo = pf[a]; hi = pf[a]; what = "finalize" }
+        else if (name ~ /k_decimate|k_terms_partials/) { hi = 0; what = "no library op" }
         if (hi < 0) continue
         kernels++
         ok = n[f] >= lo && n[f] <= hi
@@ -60,7 +76,9 @@ END {
         printf "%-4s %4d FMAs (allowed %d..%d, %s; %d adds/moves written as FMA)  %s\n", ok ? "ok" : "FAIL", n[f], lo, hi, what, exact[f] + 0, f
         if (!ok && hi == 0) printf "      first: %s\n", first[f]
     }
-    if (kernels < 17) { printf "FAIL: expected 17 kernels, found %d\n", kernels; exit 1 }
+    # per architecture: 12 production tiles, 6 benchmark shapes, 1 probe
+    # tile, 16 decimations, the finalize and the terms kernel
+    if (kernels != 37 * narch) { printf "FAIL: expected %d kernels (%d architectures), found %d\n", 37 * narch, narch, kernels; exit 1 }
     if (bad) { printf "FAIL: %d kernel(s) outside their allowed FMA count (a contraction, or a changed library sequence)\n", bad; exit 1 }
-    print "no contracted FMA in any float_ssim kernel"
+    printf "no contracted FMA in any float_ssim kernel (%d kernels, %d architectures)\n", kernels, narch
 }' "$sass"

@@ -1,7 +1,8 @@
 /*
  * The CUDA twin as data, on any machine (no GPU needed): registered as the
  * twin of float_ssim with the same options and features, and refusing
- * exactly the geometries the device cannot compute exactly, with a reason.
+ * exactly the geometries the device cannot compute exactly, with a reason;
+ * the Gaussian taps symmetric, as the kernels assume.
  * Without a GPU, vmaf_cuda_state_init must fail cleanly with -ENODEV.
  */
 #include <errno.h>
@@ -13,6 +14,7 @@
 
 #include "cuda/cuda_internal.h"
 #include "feature/cuda/float_ssim_cuda.h"
+#include "feature/ssim/ssim.h"
 #include "registry.h"
 
 static int failures;
@@ -62,6 +64,12 @@ int main(void)
     bad.options = one;
     const VmafFeatureExtractor *table[] = {cpu, &bad};
     CHECK(vmaf_registry_validate_table(table, 2) != 0, "differing option tables not caught");
+
+    /* The kernels make each product of a symmetric pair of taps once. */
+    for (int u = 0; u < SSIM_WINDOW; u++)
+        CHECK(!memcmp(&vmaf_ssim_gauss[u], &vmaf_ssim_gauss[SSIM_WINDOW - 1 - u], sizeof(float)),
+              "Gaussian taps %d and %d differ: the kernels' shared products would be wrong", u,
+              SSIM_WINDOW - 1 - u);
 
     char why[256];
     CHECK(refuses(0, 1920, 1080, 8, why, sizeof(why)) == 0, "1080p refused: %s", why);

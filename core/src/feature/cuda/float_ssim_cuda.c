@@ -80,7 +80,6 @@ typedef struct FloatSsimCudaState {
     unsigned ndone;
     size_t row_bytes, dpitch, fpitch;
     double *terms;      /* per-pixel terms for the sequential redo */
-    float *tmp;         /* intermediate planes of the split passes */
     double *hterms;     /* pinned, 2 x REDO_CHUNK: terms on their way to the host */
     cudaEvent_t redo_ev[2];
     bool redo_events;
@@ -167,7 +166,6 @@ static void teardown(FloatSsimCudaState *st)
         memset(sl, 0, sizeof(*sl));
     }
     cudaFree(st->terms);
-    cudaFree(st->tmp);
     cudaFreeHost(st->hterms);
     st->hterms = NULL;
     if (st->redo_events) {
@@ -176,7 +174,6 @@ static void teardown(FloatSsimCudaState *st)
         st->redo_events = false;
     }
     st->terms = NULL;
-    st->tmp = NULL;
     if (st->up)
         cudaStreamDestroy(st->up);
     if (st->comp)
@@ -223,6 +220,11 @@ static int init(VmafFex *fex)
         err = fail(st, e, "creating streams", -1);
         goto out;
     }
+    e = vmaf_ssim_cuda_prepare();
+    if (e != cudaSuccess) {
+        err = fail(st, e, "granting the kernels their shared memory", -1);
+        goto out;
+    }
     const size_t part = vmaf_ssim_cuda_partials_bytes(&st->plan);
     for (int s = 0; s < SLOTS; s++) {
         Slot *sl = &st->slot[s];
@@ -238,6 +240,8 @@ static int init(VmafFex *fex)
         }
         sl->events = true;
         e = cudaMalloc((void **)&sl->partials, part);
+        if (e == cudaSuccess) /* the finished-blocks counter starts at 0 */
+            e = cudaMemset(sl->partials, 0, part);
         if (e == cudaSuccess)
             e = cudaMalloc((void **)&sl->dout, sizeof(SsimCudaOut));
         if (e == cudaSuccess)
@@ -252,16 +256,13 @@ static int init(VmafFex *fex)
     }
     const size_t n = (size_t)(st->plan.W - (SSIM_WINDOW - 1)) * (st->plan.H - (SSIM_WINDOW - 1));
     e = cudaMalloc((void **)&st->terms, n * sizeof(double));
-    if (e == cudaSuccess && st->plan.split)
-        e = cudaMalloc((void **)&st->tmp, vmaf_ssim_cuda_tmp_bytes(&st->plan));
     if (e != cudaSuccess) {
         err = fail(st, e, "allocating the per-pixel term buffer", -1);
         goto out;
     }
-    vmaf_debug(NAME ": %ux%u %u-bit, scale %d, planes %ux%u, %s, %ux%u blocks of %u rows",
+    vmaf_debug(NAME ": %ux%u %u-bit, scale %d, planes %ux%u, %ux%u tiles of 32x%u outputs",
                fex->w, fex->h, fex->bpc, st->eff_scale, st->plan.W, st->plan.H,
-               st->plan.split ? "split passes" : "fused", st->plan.grid_x, st->plan.grid_y,
-               st->plan.seg);
+               st->plan.grid_x, st->plan.grid_y, st->plan.th);
 out:
     if (err)
         teardown(st);
@@ -379,8 +380,8 @@ static int harvest(FloatSsimCudaState *st, Slot *sl)
         e = vmaf_ssim_cuda_terms(&st->plan, dec ? sl->dec[0] : sl->src[0],
                                  dec ? st->fpitch : sl->src_pitch[0],
                                  dec ? sl->dec[1] : sl->src[1],
-                                 dec ? st->fpitch : sl->src_pitch[1], dec, (int)q, st->tmp,
-                                 st->terms, sl->partials, st->comp);
+                                 dec ? st->fpitch : sl->src_pitch[1], dec, (int)q, st->terms,
+                                 sl->partials, st->comp);
         if (e != cudaSuccess)
             return fail(st, e, "the per-pixel terms for the sequential sum", sl->index);
         double sum = 0.0;
@@ -514,11 +515,10 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                                     st->comp);
         if (e == cudaSuccess)
             e = vmaf_ssim_cuda_frame(&st->plan, sl->dec[0], st->fpitch, sl->dec[1], st->fpitch,
-                                     1, st->tmp, sl->partials, sl->dout, st->comp);
+                                     1, sl->partials, sl->dout, st->comp);
     } else {
         e = vmaf_ssim_cuda_frame(&st->plan, sl->src[0], sl->src_pitch[0], sl->src[1],
-                                 sl->src_pitch[1], 0, st->tmp, sl->partials, sl->dout,
-                                 st->comp);
+                                 sl->src_pitch[1], 0, sl->partials, sl->dout, st->comp);
     }
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(sl->hout, sl->dout, sizeof(*sl->hout), cudaMemcpyDeviceToHost,

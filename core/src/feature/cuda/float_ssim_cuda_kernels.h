@@ -28,11 +28,8 @@ typedef struct SsimCudaOut {
 typedef struct SsimCudaConsts {
     float g[11];
     float c1, c2, c3;
+    unsigned wmul; /* 2^29, set by the plan: the widening's multiplier */
 } SsimCudaConsts;
-
-/* Planes with at most this many output pixels use the split passes (one
- * thread per output and pass); larger ones the fused kernel. */
-#define SSIM_CUDA_SPLIT_MAX_PIXELS (1u << 20)
 
 /* Geometry and launch shape of one frame. */
 typedef struct SsimCudaPlan {
@@ -40,11 +37,10 @@ typedef struct SsimCudaPlan {
     int scale;           /* effective scale */
     unsigned W, H;       /* SSIM planes (decimated when scale > 1) */
     unsigned nq;         /* 4 with l, c, s; 1 for the score alone */
-    int split;           /* 1: split passes through tmp; 0: fused kernel */
-    unsigned seg;        /* output rows per warp (fused kernel) */
+    int shape;           /* tile kernel variant: 0 small tiles, 1 tall tiles */
+    unsigned th;         /* output rows per tile */
     unsigned grid_x, grid_y;
-    unsigned nparts;     /* per-warp partial records */
-    unsigned tpitch;     /* floats per row of the split passes' planes */
+    unsigned nparts;     /* block records (one per tile) */
     int sm_count;
     double depth;        /* additions on any path of the parallel sum */
     SsimCudaConsts k;
@@ -54,19 +50,21 @@ typedef struct SsimCudaPlan {
 void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, int scale,
                          int lcs, int sm_count, const SsimCudaConsts *k);
 
-/* Forces a launch shape (benchmarks): split passes, or the fused kernel
- * with seg rows per warp. */
-void vmaf_ssim_cuda_plan_override(SsimCudaPlan *p, int split, unsigned seg);
+/* Forces a launch shape (benchmarks): 0 .. vmaf_ssim_cuda_shapes() - 1.
+ * Returns 0, or -1 for an unknown shape. */
+int vmaf_ssim_cuda_plan_override(SsimCudaPlan *p, int shape);
+int vmaf_ssim_cuda_shapes(void);
 
-/* Bytes of per-warp partial sums a frame needs. */
+/* Bytes of a frame's block records and counter. Zero them once when
+ * allocating: the last block of every frame resets its counter. */
 size_t vmaf_ssim_cuda_partials_bytes(const SsimCudaPlan *p);
 
-/* Bytes of the split passes' five intermediate planes (allocate it always:
- * a forced shape may need it). */
-size_t vmaf_ssim_cuda_tmp_bytes(const SsimCudaPlan *p);
+/* Lets the tile kernels use the shared memory they need, on the current
+ * device; call once per device before the first frame. */
+cudaError_t vmaf_ssim_cuda_prepare(void);
 
-/* Unused at run time; keeps the machine-code probes compiled. */
-void *vmaf_ssim_cuda_probe_kernels(int i);
+/* Unused at run time; keeps the machine-code probe compiled. */
+void *vmaf_ssim_cuda_probe_kernels(void);
 
 /* Box decimation of both luma planes (u8 for 8-bit, u16 otherwise; pitches
  * in bytes) into f32 planes of W x H with pitch dpitch bytes. */
@@ -78,7 +76,7 @@ cudaError_t vmaf_ssim_cuda_decimate(const SsimCudaPlan *p, const void *ref, size
  * frame, from the pictures (is_float = 0, scale 1) or from the decimated
  * f32 planes (is_float = 1). Writes *out on the device. */
 cudaError_t vmaf_ssim_cuda_frame(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
-                                 const void *dist, size_t dist_pitch, int is_float, float *tmp,
+                                 const void *dist, size_t dist_pitch, int is_float,
                                  double *partials, SsimCudaOut *out, cudaStream_t st);
 
 /* The rare exact path for quantity q: writes the frame's per-pixel terms
@@ -86,7 +84,7 @@ cudaError_t vmaf_ssim_cuda_frame(const SsimCudaPlan *p, const void *ref, size_t 
  * in that order, exactly as the CPU does. */
 cudaError_t vmaf_ssim_cuda_terms(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
                                  const void *dist, size_t dist_pitch, int is_float, int q,
-                                 float *tmp, double *terms, double *partials, cudaStream_t st);
+                                 double *terms, double *partials, cudaStream_t st);
 
 /* Tests: the production reduction and interval check (out->mean[0],
  * out->redo[0]) on given terms, seg terms per thread; partials must hold

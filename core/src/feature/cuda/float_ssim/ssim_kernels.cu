@@ -7,17 +7,22 @@
  * multiply-add, whatever the compiler flags, and the build adds -fmad=false
  * on top. The only FMAs in the machine code are inside the correctly
  * rounded division and square root sequences, which return the IEEE result
- * the CPU gets (a test counts them against a probe kernel holding just
+ * the CPU gets (a test counts them against probe kernels holding just
  * those operations).
  *
- * Kernels:
- *   k_decimate  box low-pass + decimation (scale > 1), exact window sums.
- *   k_ssim      horizontal pass of each input row into an 11-row register
- *               ring, vertical pass, per-pixel combine, per-warp sums.
- *   k_hpass, k_vpass  the same two passes as separate kernels, one thread
- *               per output, for small planes.
- *   k_finalize  frame means, proven equal to the CPU's sequential sums
- *               (see docs/adr/0102-exact-frame-mean.md), or a redo flag.
+ * Kernels (docs/adr/0101-cuda-kernel-design.md):
+ *   k_decimate  box low-pass + decimation (scale > 1): column sums of one
+ *               output row's window rows, then window sums; exact, so any
+ *               order gives the CPU's bits (integer sums for power-of-two
+ *               scales).
+ *   k_tile      one 32-column tile of output rows per block: stages the
+ *               input tile in shared memory, the horizontal pass of every
+ *               tile row into shared memory, the vertical pass, the
+ *               per-pixel combine, a block record of the frame sums, and in
+ *               the last block to finish the frame means, proven equal to
+ *               the CPU's sequential sums (docs/adr/0102-exact-frame-mean.md)
+ *               or a redo flag.
+ *   k_finalize, k_terms_partials  the same reduction on given terms (tests).
  */
 #include <stdint.h>
 
@@ -28,26 +33,58 @@
 namespace {
 
 constexpr int WIN = 11;
-constexpr int TILE = 32;          /* output columns per block (one warp) */
-constexpr int FIN_THREADS = 256;  /* threads of the finalize kernel */
-constexpr int PART = 3;           /* partials per quantity: sum, weighted and plain |sum| */
+
+unsigned ceil_div(unsigned long long a, unsigned long long b)
+{
+    return (unsigned)((a + b - 1) / b);
+}
+
+constexpr int TW = 32;            /* output columns of a tile: one warp wide */
+constexpr int IW = TW + WIN - 1;  /* input columns of a tile */
+constexpr int SP = 44;            /* staged input row pitch (floats): 16-byte rows */
+constexpr int HP = 36;            /* horizontal-result row pitch (floats) */
+constexpr int PART = 3;           /* per quantity: sum, weighted and plain |sum| */
+constexpr int REC = 4 * PART;     /* doubles per block record */
+constexpr int FIN = 128;          /* threads of the final reduction */
+constexpr int FIN_LEVELS = 8;     /* additions after the strided sums (final_means) */
 
 /* The f32 -> f64 widening of every product, without the conversion unit
- * (a quarter-rate unit that would bound the Gaussian passes): shifting the
- * bits of a non-negative f32 right by 3 within 64 bits gives the f64 whose
- * value is exactly f * 2^-896 (the exponent keeps its f32 bias), and 0
- * gives 0. Sums then run on values scaled by 2^-896. Every non-zero
- * product in these sums is at least 2^-64 (samples are multiples of 2^-8,
- * decimated values at least 2^-22; squares, taps >= 2^-10 and the second
- * pass bring that to 2^-64), so every scaled value and partial sum is a
- * normal f64 (>= 2^-960), where scaling by a power of two commutes with
- * rounding: each scaled sum is exactly 2^-896 times the CPU's sum, and
- * narrow() undoes the scale exactly before rounding to f32. No value here
- * is negative, subnormal, infinite or NaN. */
-__device__ __forceinline__ double widen(float f)
+ * (a quarter-rate unit that would bound the Gaussian passes): the bits of a
+ * non-negative f32 moved right by 3 within 64 bits are the f64 whose value
+ * is exactly f * 2^-896 (the exponent keeps its f32 bias), and 0 gives 0.
+ * Sums then run on values scaled by 2^-896. Every non-zero product in these
+ * sums is at least 2^-64 (samples are multiples of 2^-8, decimated values
+ * at least 2^-22; squares, taps >= 2^-10 and the second pass bring that to
+ * 2^-64), so every scaled value and partial sum is a normal f64 (>= 2^-960),
+ * where scaling by a power of two commutes with rounding: each scaled sum
+ * is exactly 2^-896 times the CPU's sum, and narrow() undoes the scale
+ * exactly before rounding to f32. No value here is negative, subnormal,
+ * infinite or NaN.
+ * WM picks the instructions: 0 two shifts, 1 one 32x32->64 integer
+ * multiply by 2^29 (wmul, a run-time value so that the compiler keeps the
+ * single multiply instead of two shifts). Same bits either way. */
+template <int WM>
+__device__ __forceinline__ double widen(float f, unsigned wmul)
 {
     const unsigned b = __float_as_uint(f);
-    return __hiloint2double((int)(b >> 3), (int)(b << 29));
+    if constexpr (WM == 1) {
+        unsigned long long x;
+        asm("mul.wide.u32 %0, %1, %2;" : "=l"(x) : "r"(b), "r"(wmul));
+        return __longlong_as_double((long long)x);
+    } else {
+        return __hiloint2double((int)(b >> 3), (int)(b << 29));
+    }
+}
+
+/* WM 2 alternates the two forms (by a compile-time index), spreading the
+ * work over the integer and the multiply-add pipes. */
+template <int WM>
+__device__ __forceinline__ double widen_at(float f, unsigned wmul, int idx)
+{
+    if constexpr (WM == 2)
+        return idx & 1 ? widen<1>(f, wmul) : widen<0>(f, wmul);
+    else
+        return widen<WM>(f, wmul);
 }
 
 __device__ __forceinline__ float narrow(double scaled_sum)
@@ -56,11 +93,7 @@ __device__ __forceinline__ float narrow(double scaled_sum)
 }
 
 /* Integer sample to f32, exact (p < 2^23): 2^23 + p then minus 2^23. */
-__device__ __forceinline__ float sample_f32(uint8_t p)
-{
-    return __fsub_rn(__uint_as_float(0x4B000000u | p), 8388608.0f);
-}
-__device__ __forceinline__ float sample_f32(uint16_t p)
+__device__ __forceinline__ float int_f32(unsigned p)
 {
     return __fsub_rn(__uint_as_float(0x4B000000u | p), 8388608.0f);
 }
@@ -74,7 +107,7 @@ __device__ __forceinline__ int mirror(int i, int n)
 template <typename P>
 __device__ __forceinline__ float load_x(const P *row, int i, float inv_d)
 {
-    return __fmul_rn(sample_f32(row[i]), inv_d);
+    return __fmul_rn(int_f32(row[i]), inv_d);
 }
 template <>
 __device__ __forceinline__ float load_x<float>(const float *row, int i, float inv_d)
@@ -83,19 +116,135 @@ __device__ __forceinline__ float load_x<float>(const float *row, int i, float in
     return row[i];
 }
 
-/* ---- decimation ------------------------------------------------------------ */
-
-/* Output (X, Y) of plane blockIdx.z: the f32 products sample * k of the
- * s x s window summed in f64. Every product is a multiple of 2^-45 and any
- * partial sum stays below 2^8, so every sum is exact and its order free:
- * rows are summed on their own and added into two chains. (Measured on an
- * H200 against a variant that sums the columns of a block in shared memory
- * first: this one was faster, 21 against 24-27 us at 4K scale 8.) */
+/* ---- decimation ------------------------------------------------------------
+ * Output (X, Y) is the f64 sum of the f32 products sample * k over its
+ * s x s window. Every product is a multiple of 2^-45 and every partial sum
+ * stays below 2^8, so every sum is exact and its order free. One thread
+ * per output.
+ *
+ * Power-of-two s (the automatic scales of 1080p, 4K): the products are
+ * exact too (k = 2^-2m), so the sum is the integer sum of the samples,
+ * rounded to f32 once at the end, as the CPU's exact f64 sum is; the
+ * divisor d = 2^(bpc-8) is another power of two. Inside the picture each
+ * window row is read as aligned 32-bit words (several rows' loads in
+ * flight) and summed four bytes at a time by a byte dot product with a 0/1
+ * mask; at the left and right edges sample by sample with mirrored columns.
+ *
+ * Other s: each product is rounded to f32 as the CPU rounds it and widened
+ * (see widen), the window summed row by row in two chains. */
 template <typename P>
-__global__ void k_decimate(const P *__restrict__ r, size_t rp, const P *__restrict__ d,
-                           size_t dp, int w, int h, int s, float inv_d, float k,
-                           float *__restrict__ out_r, float *__restrict__ out_d, size_t op,
-                           int W, int H)
+struct WinSum {
+    static constexpr int SPW = 4 / (int)sizeof(P); /* samples per 32-bit word */
+    unsigned i = 0u;
+    /* The samples of word wd selected by sel: 8-bit, the byte mask of a
+     * dot product; 16-bit, bit e for sample e. */
+    __device__ void add_word(unsigned wd, unsigned sel)
+    {
+        if constexpr (sizeof(P) == 1) {
+            i = __dp4a(wd, sel, i);
+        } else {
+            i += sel & 1u ? wd & 0xFFFFu : 0u;
+            i += sel & 2u ? wd >> 16 : 0u;
+        }
+    }
+    /* The selector of samples [lo, hi] of a word. */
+    static __device__ unsigned select(int lo, int hi)
+    {
+        unsigned m = 0u;
+#pragma unroll
+        for (int e = 0; e < SPW; e++)
+            if (e >= lo && e <= hi)
+                m |= sizeof(P) == 1 ? 1u << (8 * e) : 1u << e;
+        return m;
+    }
+};
+
+/* Power-of-two s. NW > 0: at most NW words per window row, all taken
+ * unrolled with their selectors made once; 0: any width, in a loop. S > 0:
+ * the scale is S, known to the compiler (the common 4 and 8: rows and
+ * masks unrolled and folded). */
+template <typename P, int NW, int S>
+__global__ void __launch_bounds__(256, NW == 2 ? 8 : 4) /* one wave at 4K: 8 blocks */
+    k_decimate(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp, int w,
+               int h, int s_run, float post, int vec, float *__restrict__ out_r,
+               float *__restrict__ out_d, size_t op, int W, int H)
+{
+    using WS = WinSum<P>;
+    constexpr int SPW = WS::SPW;
+    constexpr int BATCH = 4; /* window rows whose loads are in flight together */
+    const int s = S > 0 ? S : s_run;
+    const int X = blockIdx.x * 32 + threadIdx.x, Y = blockIdx.y * 8 + threadIdx.y;
+    if (X >= W || Y >= H)
+        return;
+    const P *src = blockIdx.z ? d : r;
+    const size_t pitch = blockIdx.z ? dp : rp;
+    const int half = s / 2, x0 = X * s - half, y0 = Y * s - half;
+    const bool rows_inside = y0 >= 0 && y0 + s <= h;
+    WS acc;
+    /* Whole words inside the row: never a byte past the picture's width. */
+    if (vec && x0 >= 0 && ((x0 + s - 1) / SPW + 1) * SPW <= w) {
+        const int wa = x0 / SPW, wb = (x0 + s - 1) / SPW, nw = wb - wa + 1;
+        unsigned first = WS::select(x0 - wa * SPW, SPW - 1);
+        const unsigned last = WS::select(0, x0 + s - 1 - wb * SPW);
+        const unsigned all = WS::select(0, SPW - 1);
+        if (nw == 1)
+            first &= last;
+        if constexpr (NW > 0) {
+            unsigned sel[NW];
+#pragma unroll
+            for (int j = 0; j < NW; j++)
+                sel[j] = j == 0 ? first : j == nw - 1 ? last : j < nw ? all : 0u;
+            const unsigned *base = reinterpret_cast<const unsigned *>(src) + wa;
+            const size_t wpitch = pitch / SPW; /* in words */
+#pragma unroll 1 /* one batch of loads at a time: registers for 8 blocks */
+            for (int v = 0; v < s; v += BATCH) {
+                unsigned wd[BATCH][NW];
+#pragma unroll
+                for (int b = 0; b < BATCH; b++) {
+                    const int yy = y0 + min(v + b, s - 1);
+                    const unsigned *row =
+                        base + (size_t)(rows_inside ? yy : mirror(yy, h)) * wpitch;
+#pragma unroll
+                    for (int j = 0; j < NW; j++)
+                        wd[b][j] = (S > 0 || v + b < s) && j < nw ? row[j] : 0u;
+                }
+#pragma unroll
+                for (int b = 0; b < BATCH; b++)
+#pragma unroll
+                    for (int j = 0; j < NW; j++)
+                        acc.add_word(wd[b][j], sel[j]);
+            }
+        } else {
+            for (int v = 0; v < s; v++) {
+                const unsigned *row = reinterpret_cast<const unsigned *>(
+                                          src + (size_t)mirror(y0 + v, h) * pitch) +
+                                      wa;
+                for (int j = 0; j < nw; j++)
+                    acc.add_word(row[j], j == 0 ? first : j == nw - 1 ? last : all);
+            }
+        }
+    } else {
+        /* At the picture's left and right edges: mirrored columns (few
+         * threads: kept small). */
+#pragma unroll 1
+        for (int v = 0; v < s; v++) {
+            const P *row = src + (size_t)mirror(y0 + v, h) * pitch;
+#pragma unroll 1
+            for (int u = 0; u < s; u++)
+                acc.i += row[mirror(x0 + u, w)];
+        }
+    }
+    (blockIdx.z ? out_d : out_r)[(size_t)Y * op + X] = __fmul_rn(__uint2float_rn(acc.i), post);
+}
+
+/* Other s: one thread per output walks its window row by row; the rows go
+ * into two chains (even and odd) to halve the latency of the dependent
+ * additions, which the exact sums allow. */
+template <typename P>
+__global__ void k_decimate_rows(const P *__restrict__ r, size_t rp, const P *__restrict__ d,
+                                size_t dp, int w, int h, int s, float inv_d, float k,
+                                float *__restrict__ out_r, float *__restrict__ out_d, size_t op,
+                                int W, int H)
 {
     const int X = blockIdx.x * blockDim.x + threadIdx.x;
     const int Y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -106,8 +255,6 @@ __global__ void k_decimate(const P *__restrict__ r, size_t rp, const P *__restri
     float *out = blockIdx.z ? out_d : out_r;
     const int half = s / 2, x0 = X * s - half, y0 = Y * s - half;
     const bool inside = x0 >= 0 && x0 + s <= w;
-    /* Two chains (even and odd window rows) halve the latency of the
-     * dependent additions; the sums are exact, so the split changes no bit. */
     double acc[2] = {0.0, 0.0};
     for (int v = 0; v < s; v++) {
         const P *row = src + (size_t)mirror(y0 + v, h) * pitch;
@@ -115,16 +262,71 @@ __global__ void k_decimate(const P *__restrict__ r, size_t rp, const P *__restri
         if (inside) {
 #pragma unroll 8
             for (int u = 0; u < s; u++)
-                part = __dadd_rn(part, widen(__fmul_rn(load_x(row, x0 + u, inv_d), k)));
+                part = __dadd_rn(part, widen<0>(__fmul_rn(load_x(row, x0 + u, inv_d), k), 0u));
         } else {
             for (int u = 0; u < s; u++)
-                part = __dadd_rn(part,
-                                 widen(__fmul_rn(load_x(row, mirror(x0 + u, w), inv_d), k)));
+                part = __dadd_rn(
+                    part, widen<0>(__fmul_rn(load_x(row, mirror(x0 + u, w), inv_d), k), 0u));
         }
         acc[v & 1] = __dadd_rn(acc[v & 1], part);
     }
-    const double sum = __dadd_rn(acc[0], acc[1]);
-    out[(size_t)Y * op + X] = narrow(sum);
+    out[(size_t)Y * op + X] = narrow(__dadd_rn(acc[0], acc[1]));
+}
+
+template <typename P, int NW, int S = 0>
+void launch_decimate(const SsimCudaPlan *p, const void *ref, size_t rp, const void *dist,
+                     size_t dp, int vec, float post, float *dref, float *ddist, size_t op,
+                     cudaStream_t st)
+{
+    const dim3 block(32, 8);
+    const dim3 grid(ceil_div(p->W, 32), ceil_div(p->H, 8), 2);
+    k_decimate<P, NW, S><<<grid, block, 0, st>>>(
+        (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), (int)p->w, (int)p->h,
+        p->scale, post, vec, dref, ddist, op, (int)p->W, (int)p->H);
+}
+
+/* Power-of-two scales take the unrolled kernel with enough words for any
+ * window row (windows start at X * s - s / 2: SPW consecutive X give every
+ * alignment there is); the others the row walk. */
+template <typename P>
+void launch_decimate_any(const SsimCudaPlan *p, const void *ref, size_t rp, const void *dist,
+                         size_t dp, float *dref, float *ddist, size_t op, cudaStream_t st)
+{
+    constexpr int SPW = 4 / (int)sizeof(P);
+    const int s = p->scale;
+    const float inv_d = 1.0f / (float)(1u << (p->bpc - 8));
+    const float k = 1.0f / (float)(s * s);
+    if ((s & (s - 1)) != 0) {
+        const dim3 block(32, 8);
+        const dim3 grid(ceil_div(p->W, 32), ceil_div(p->H, 8), 2);
+        k_decimate_rows<P><<<grid, block, 0, st>>>(
+            (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), (int)p->w,
+            (int)p->h, s, inv_d, k, dref, ddist, op, (int)p->W, (int)p->H);
+        return;
+    }
+    const float post = inv_d * k; /* both powers of two */
+    const int vec =
+        ((uintptr_t)ref % 4 == 0 && (uintptr_t)dist % 4 == 0 && rp % 4 == 0 && dp % 4 == 0);
+    int words = 0;
+    for (int X = 1; X <= SPW; X++) {
+        const int x0 = X * s - s / 2;
+        const int nw = (x0 + s - 1) / SPW - x0 / SPW + 1;
+        words = nw > words ? nw : words;
+    }
+    if (s == 4 && words <= 2)
+        launch_decimate<P, 2, 4>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
+    else if (s == 8 && words <= 2)
+        launch_decimate<P, 2, 8>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
+    else if (s == 8 && words <= 4)
+        launch_decimate<P, 4, 8>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
+    else if (words <= 2)
+        launch_decimate<P, 2>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
+    else if (words <= 4)
+        launch_decimate<P, 4>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
+    else if (words <= 8)
+        launch_decimate<P, 8>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
+    else
+        launch_decimate<P, 0>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
 }
 
 /* ---- per-pixel combine ----------------------------------------------------- */
@@ -166,411 +368,545 @@ __device__ __forceinline__ Terms combine(float mr, float md, float srr, float sd
     const float sq = __double2float_rn(sqrt_d<PROBE>((double)__fmul_rn(vr, vd)));
     Terms o;
     o.l = div_d<PROBE>(__dadd_rn(__dmul_rn(__dmul_rn(2.0, (double)mr), (double)md), (double)k.c1),
-                    (double)__fadd_rn(__fadd_rn(mr2, md2), k.c1));
+                       (double)__fadd_rn(__fadd_rn(mr2, md2), k.c1));
     o.c = div_d<PROBE>(__dadd_rn(__dmul_rn(2.0, (double)sq), (double)k.c2),
-                    (double)__fadd_rn(__fadd_rn(vr, vd), k.c2));
+                       (double)__fadd_rn(__fadd_rn(vr, vd), k.c2));
     const float cc = (cov < 0.0f && sq <= 0.0f) ? 0.0f : cov;
     o.s = (double)div_f<PROBE>(__fadd_rn(cc, k.c3), __fadd_rn(sq, k.c3));
     o.t = __dmul_rn(__dmul_rn(o.l, o.c), o.s);
     return o;
 }
 
-/* ---- frame sums -------------------------------------------------------------
- * Each quantity keeps three f64 sums: the terms; their magnitudes weighted
- * by how many partial sums of the CPU's sequential order they are part of
- * (n - i for the term at row-major index i), which bounds the rounding
- * error of that sequential sum; and their magnitudes, which bounds the
- * error of the parallel sum. See k_finalize. */
-
-template <int NQ>
-struct Acc {
-    double sum[NQ], wsum[NQ], asum[NQ];
-    __device__ void zero()
-    {
-#pragma unroll
-        for (int q = 0; q < NQ; q++)
-            sum[q] = wsum[q] = asum[q] = 0.0;
-    }
-    __device__ void add(int q, double v, double weight)
-    {
-        const double a = fabs(v);
-        sum[q] = __dadd_rn(sum[q], v);
-        asum[q] = __dadd_rn(asum[q], a);
-        wsum[q] = __dadd_rn(wsum[q], __dmul_rn(a, weight));
-    }
-    /* Warp butterfly, then warp 0 of the block adds the NW warps' sums in
-     * order (NW - 1 more additions on the path) and writes one record. */
-    template <int NW>
-    __device__ void store_block(double *partials, unsigned block)
-    {
-        __shared__ double sh[NW][NQ * PART];
-        butterfly();
-        const int lane = threadIdx.x & 31, warp = (threadIdx.y * blockDim.x + threadIdx.x) >> 5;
-        if (lane == 0) {
-#pragma unroll
-            for (int q = 0; q < NQ; q++) {
-                sh[warp][q * PART] = sum[q];
-                sh[warp][q * PART + 1] = wsum[q];
-                sh[warp][q * PART + 2] = asum[q];
-            }
-        }
-        __syncthreads();
-        if (warp == 0 && lane < NQ * PART) {
-            double v = sh[0][lane];
-            for (int k = 1; k < NW; k++)
-                v = __dadd_rn(v, sh[k][lane]);
-            partials[(size_t)block * NQ * PART + lane] = v;
-        }
-    }
-    __device__ void butterfly()
-    {
-#pragma unroll
-        for (int off = 16; off; off >>= 1) {
-#pragma unroll
-            for (int q = 0; q < NQ; q++) {
-                sum[q] = __dadd_rn(sum[q], __shfl_xor_sync(0xffffffffu, sum[q], off));
-                wsum[q] = __dadd_rn(wsum[q], __shfl_xor_sync(0xffffffffu, wsum[q], off));
-                asum[q] = __dadd_rn(asum[q], __shfl_xor_sync(0xffffffffu, asum[q], off));
-            }
-        }
-    }
-    /* Butterfly over the warp; lane 0 writes the warp's partials. */
-    __device__ void store(double *partials, unsigned block)
-    {
-        butterfly();
-        if ((threadIdx.x & 31) == 0) {
-#pragma unroll
-            for (int q = 0; q < NQ; q++) {
-                double *o = partials + ((size_t)block * NQ + q) * PART;
-                o[0] = sum[q];
-                o[1] = wsum[q];
-                o[2] = asum[q];
-            }
-        }
-    }
-};
-
-/* ---- the fused Gaussian passes --------------------------------------------- */
-
-/* One warp computes TILE output columns of seg output rows. For each input
- * row it stages the TILE + 10 samples of both planes in shared memory,
- * computes the five horizontal sums of its column, keeps them in an
- * 11-row register ring (slots fixed at compile time by unrolling over 11
- * rows), and once 11 rows are in, the vertical sums, the combine and the
- * accumulation of the output pixel. Sums are f64 in ascending tap order,
- * each rounded to f32 once, like the CPU. */
-template <typename P, int NQ, bool PROBE>
-__global__ void __launch_bounds__(TILE, 16)
-    k_ssim(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp,
-           float inv_d, int W, int H, int seg, const SsimCudaConsts k,
-           double *__restrict__ partials, double *__restrict__ terms, int tq)
+/* ---- the Gaussian passes ---------------------------------------------------
+ * N consecutive outputs of one pass from N + 10 consecutive inputs: output
+ * j is the f64 sum over u = 0..10, in that order, of the f32 products
+ * v[j + u] * g[u], rounded to f32 once by the caller (narrow). The taps
+ * are symmetric (g[u] == g[10 - u], bit for bit; a test checks the table),
+ * so v[i] * g[u] is also output i - 10 + u's product at tap 10 - u: it is
+ * kept from tap u (< 5) and used again at tap 10 - u (the compiler does
+ * not merge the two multiplications by itself). The
+ * first product starts the sum: 0 + p = p for the non-negative p here. */
+template <int N, int WM>
+__device__ __forceinline__ void gauss(const float *v, const float *g6, unsigned wmul,
+                                      double *acc)
 {
-    __shared__ float sr[2][TILE + WIN - 1], sd[2][TILE + WIN - 1];
-    const int lane = threadIdx.x;
-    const int Wo = W - (WIN - 1), Ho = H - (WIN - 1);
-    const int c0 = blockIdx.x * TILE;
-    const int o0 = blockIdx.y * seg;
-    const int o_end = min(o0 + seg, Ho);
-    const int nrows = o_end - o0 + (WIN - 1);
-    const int x = c0 + lane;
-    const bool active = x < Wo;
-    const int ca = min(c0 + lane, W - 1);
-    const int cb = min(c0 + TILE + lane, W - 1);
-    const bool has_b = lane < WIN - 1;
-    const long long n = (long long)Wo * Ho;
-
-    Acc<NQ> acc;
-    acc.zero();
-    float ring[WIN][5];
-
-    /* Software pipelining: row i+1 is loaded while row i is computed. */
-    float ra, rb = 0.0f, da, db = 0.0f;
-    {
-        const P *rrow = r + (size_t)o0 * rp, *drow = d + (size_t)o0 * dp;
-        ra = load_x(rrow, ca, inv_d);
-        da = load_x(drow, ca, inv_d);
-        if (has_b) {
-            rb = load_x(rrow, cb, inv_d);
-            db = load_x(drow, cb, inv_d);
-        }
-    }
-
-    for (int i0 = 0; i0 < nrows; i0 += WIN) {
-#pragma unroll
-        for (int j = 0; j < WIN; j++) {
-            const int i = i0 + j;
-            if (i >= nrows)
-                break;
-            const int buf = i & 1;
-            sr[buf][lane] = ra;
-            sd[buf][lane] = da;
-            if (has_b) {
-                sr[buf][TILE + lane] = rb;
-                sd[buf][TILE + lane] = db;
-            }
-            __syncwarp();
-            if (i + 1 < nrows) {
-                const P *rrow = r + (size_t)(o0 + i + 1) * rp;
-                const P *drow = d + (size_t)(o0 + i + 1) * dp;
-                ra = load_x(rrow, ca, inv_d);
-                da = load_x(drow, ca, inv_d);
-                if (has_b) {
-                    rb = load_x(rrow, cb, inv_d);
-                    db = load_x(drow, cb, inv_d);
-                }
-            }
-
-            double h0 = 0.0, h1 = 0.0, h2 = 0.0, h3 = 0.0, h4 = 0.0;
-#pragma unroll
-            for (int u = 0; u < WIN; u++) {
-                const float a = sr[buf][lane + u], b = sd[buf][lane + u];
-                const float g = k.g[u];
-                h0 = __dadd_rn(h0, widen(__fmul_rn(a, g)));
-                h1 = __dadd_rn(h1, widen(__fmul_rn(b, g)));
-                h2 = __dadd_rn(h2, widen(__fmul_rn(__fmul_rn(a, a), g)));
-                h3 = __dadd_rn(h3, widen(__fmul_rn(__fmul_rn(b, b), g)));
-                h4 = __dadd_rn(h4, widen(__fmul_rn(__fmul_rn(a, b), g)));
-            }
-            ring[j][0] = narrow(h0);
-            ring[j][1] = narrow(h1);
-            ring[j][2] = narrow(h2);
-            ring[j][3] = narrow(h3);
-            ring[j][4] = narrow(h4);
-
-            if (i >= WIN - 1) {
-                double v0 = 0.0, v1 = 0.0, v2 = 0.0, v3 = 0.0, v4 = 0.0;
-#pragma unroll
-                for (int v = 0; v < WIN; v++) {
-                    const int slot = (j + 1 + v) % WIN; /* row i - 10 + v */
-                    const float g = k.g[v];
-                    v0 = __dadd_rn(v0, widen(__fmul_rn(ring[slot][0], g)));
-                    v1 = __dadd_rn(v1, widen(__fmul_rn(ring[slot][1], g)));
-                    v2 = __dadd_rn(v2, widen(__fmul_rn(ring[slot][2], g)));
-                    v3 = __dadd_rn(v3, widen(__fmul_rn(ring[slot][3], g)));
-                    v4 = __dadd_rn(v4, widen(__fmul_rn(ring[slot][4], g)));
-                }
-                if (active) {
-                    const Terms tm = combine<PROBE>(narrow(v0), narrow(v1), narrow(v2), narrow(v3),
-                                             narrow(v4), k);
-                    const int o = o0 + i - (WIN - 1);
-                    const long long idx = (long long)o * Wo + x;
-                    const double weight = (double)(n - idx);
-                    acc.add(0, tm.t, weight);
-                    if constexpr (NQ == 4) {
-                        acc.add(1, tm.l, weight);
-                        acc.add(2, tm.c, weight);
-                        acc.add(3, tm.s, weight);
-                    }
-                    if (terms)
-                        terms[idx] = tq == 0 ? tm.t : tq == 1 ? tm.l : tq == 2 ? tm.c : tm.s;
-                }
-            }
-        }
-    }
-    acc.store(partials, blockIdx.y * gridDim.x + blockIdx.x);
-}
-
-/* ---- the split passes (small planes) ------------------------------------------
- * On small planes the fused kernel has too few warps to fill the GPU and
- * each warp walks a long chain of rows. Here every thread does one output
- * of one pass: the horizontal pass writes the five f32 planes (which stay in
- * L2 at these sizes), the vertical pass reads 11 rows of each and combines.
- * Same arithmetic, same order, same bits. */
-template <typename P>
-__global__ void __launch_bounds__(256)
-    k_hpass(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp,
-            float inv_d, int W, int H, const SsimCudaConsts k, float *__restrict__ tmp,
-            size_t tp)
-{
-    const int Wo = W - (WIN - 1);
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= Wo || y >= H)
-        return;
-    const P *rrow = r + (size_t)y * rp, *drow = d + (size_t)y * dp;
-    double h0 = 0.0, h1 = 0.0, h2 = 0.0, h3 = 0.0, h4 = 0.0;
+    double keep[5][N]; /* keep[c][j]: v[j + c] * g[c], made for tap u = c */
 #pragma unroll
     for (int u = 0; u < WIN; u++) {
-        const float a = load_x(rrow, x + u, inv_d), b = load_x(drow, x + u, inv_d);
-        const float g = k.g[u];
-        h0 = __dadd_rn(h0, widen(__fmul_rn(a, g)));
-        h1 = __dadd_rn(h1, widen(__fmul_rn(b, g)));
-        h2 = __dadd_rn(h2, widen(__fmul_rn(__fmul_rn(a, a), g)));
-        h3 = __dadd_rn(h3, widen(__fmul_rn(__fmul_rn(b, b), g)));
-        h4 = __dadd_rn(h4, widen(__fmul_rn(__fmul_rn(a, b), g)));
-    }
-    const size_t plane = (size_t)H * tp;
-    float *o = tmp + (size_t)y * tp + x;
-    o[0] = narrow(h0);
-    o[plane] = narrow(h1);
-    o[2 * plane] = narrow(h2);
-    o[3 * plane] = narrow(h3);
-    o[4 * plane] = narrow(h4);
-}
-
-template <int NQ, bool PROBE>
-__global__ void __launch_bounds__(128)
-    k_vpass(const float *__restrict__ tmp, size_t tp, int W, int H, const SsimCudaConsts k,
-            double *__restrict__ partials, double *__restrict__ terms, int tq)
-{
-    const int Wo = W - (WIN - 1), Ho = H - (WIN - 1);
-    const int x = blockIdx.x * TILE + threadIdx.x;
-    const int o = blockIdx.y * blockDim.y + threadIdx.y;
-    const long long n = (long long)Wo * Ho;
-    Acc<NQ> acc;
-    acc.zero();
-    if (x < Wo && o < Ho) {
-        const size_t plane = (size_t)H * tp;
-        const float *t = tmp + (size_t)o * tp + x;
-        double v0 = 0.0, v1 = 0.0, v2 = 0.0, v3 = 0.0, v4 = 0.0;
+        const int c = u < 5 ? u : WIN - 1 - u;
 #pragma unroll
-        for (int v = 0; v < WIN; v++) {
-            const float *row = t + (size_t)v * tp;
-            const float g = k.g[v];
-            v0 = __dadd_rn(v0, widen(__fmul_rn(row[0], g)));
-            v1 = __dadd_rn(v1, widen(__fmul_rn(row[plane], g)));
-            v2 = __dadd_rn(v2, widen(__fmul_rn(row[2 * plane], g)));
-            v3 = __dadd_rn(v3, widen(__fmul_rn(row[3 * plane], g)));
-            v4 = __dadd_rn(v4, widen(__fmul_rn(row[4 * plane], g)));
+        for (int j = 0; j < N; j++) {
+            const int i = j + u;
+            double p;
+            if (u > 5 && i - c >= 0 && i - c < N)
+                p = keep[c][i - c];
+            else
+                p = widen_at<WM>(__fmul_rn(v[i], g6[c]), wmul, i + c);
+            if (u < 5)
+                keep[c][j] = p;
+            acc[j] = u ? __dadd_rn(acc[j], p) : p;
         }
-        const Terms tm =
-            combine<PROBE>(narrow(v0), narrow(v1), narrow(v2), narrow(v3), narrow(v4), k);
-        const long long idx = (long long)o * Wo + x;
-        const double weight = (double)(n - idx);
-        acc.add(0, tm.t, weight);
-        if constexpr (NQ == 4) {
-            acc.add(1, tm.l, weight);
-            acc.add(2, tm.c, weight);
-            acc.add(3, tm.s, weight);
-        }
-        if (terms)
-            terms[idx] = tq == 0 ? tm.t : tq == 1 ? tm.l : tq == 2 ? tm.c : tm.s;
     }
-    acc.template store_block<4>(partials, blockIdx.y * gridDim.x + blockIdx.x);
 }
 
-/* ---- frame means --------------------------------------------------------------
- * For each quantity, E is the parallel sum of the n terms, Wt the weighted
- * and A the plain magnitude sum. The CPU's sequential sum S rounds at each
- * of its n - 1 additions by at most u = 2^-53 times the magnitude of that
- * partial sum, and each partial sum is at most (1 + gamma_n) times the sum
- * of the magnitudes added so far, so |S - exact| <= u (1 + gamma_n) Wt. The
- * parallel sums took at most `depth` additions on any path, so
- * |E - exact| <= gamma_depth A. With n < 2^32 and depth < 2^20 both gammas'
- * excess and the rounding of Wt and A themselves stay far below the 2^-18
- * of slack, so the interval E +- B, B = (u Wt + depth u A)(1 + 2^-18)
- * rounded upwards and applied outwards, holds S. mean = (f32)(S / n) is
- * monotonic in S: if both ends give the same f32, that is the CPU's value;
- * otherwise the flag asks for the sequential sum. */
+/* NV float4 loads from shared memory. */
+template <int NV>
+__device__ __forceinline__ void ldsv(const float *p, float *v)
+{
+    const float4 *q = reinterpret_cast<const float4 *>(p);
+#pragma unroll
+    for (int i = 0; i < NV; i++) {
+        const float4 t = q[i];
+        v[4 * i] = t.x;
+        v[4 * i + 1] = t.y;
+        v[4 * i + 2] = t.z;
+        v[4 * i + 3] = t.w;
+    }
+}
+
+/* ---- frame means ------------------------------------------------------------
+ * Each block writes one record: for each quantity the sum E_b of its terms,
+ * A_b the sum of their magnitudes, and W_b = A_b (n - i_b), i_b the
+ * smallest row-major index in the block. The CPU's sequential sum S rounds
+ * at each of its n - 1 additions by at most u = 2^-53 times the magnitude
+ * of that partial sum, and each partial sum is at most (1 + gamma_n) times
+ * the sum of the magnitudes added so far: a term at index i is in n - i of
+ * them at most, so |S - exact| <= u (1 + gamma_n) Wt with Wt = sum of W_b,
+ * an upper bound of sum |t_i| (n - i). The parallel sum E took at most
+ * `depth` additions on any path, so |E - exact| <= gamma_depth A. With
+ * n < 2^32 and depth < 2^20 both gammas' excess and the rounding of Wt and
+ * A themselves stay far below the 2^-18 of slack, so the interval E +- B,
+ * B = (u Wt + depth u A)(1 + 2^-18) rounded upwards and applied outwards,
+ * holds S. mean = (f32)(S / n) is monotonic in S: if both ends give the
+ * same f32, that is the CPU's value; otherwise the flag asks for the
+ * sequential sum. */
+template <bool PROBE>
 __device__ __forceinline__ float mean_of(double s, double n)
 {
-    return __double2float_rn(__ddiv_rn(s, n));
+    return __double2float_rn(div_d<PROBE>(s, n));
 }
 
-__global__ void __launch_bounds__(FIN_THREADS)
-    k_finalize(const double *__restrict__ partials, unsigned nblocks, int nq, double n,
-               double depth, SsimCudaOut *__restrict__ out)
+/* All threads of the block call this (it synchronises); sh holds at least
+ * FIN / 32 * REC doubles. Records are read through L2: other blocks wrote
+ * them. Thread t < FIN adds records t, t + FIN, ... (ceil(nb / FIN)
+ * additions), a butterfly adds the lanes of each warp (5), and the warps'
+ * sums are added in order (FIN / 32 - 1): FIN_LEVELS = 8 after the strided
+ * sums. */
+template <bool PROBE>
+__device__ void final_means(const double *partials, unsigned nb, int nq, double n,
+                            double depth, SsimCudaOut *out, double *sh)
 {
-    __shared__ double sh[FIN_THREADS][4 * PART];
     const int tid = threadIdx.x;
     const int nv = nq * PART;
-    double v[4 * PART];
+    if (tid < FIN) {
+        double v[REC];
 #pragma unroll
-    for (int q = 0; q < 4 * PART; q++)
-        v[q] = 0.0;
-#pragma unroll 4
-    for (unsigned b = tid; b < nblocks; b += FIN_THREADS) {
+        for (int q = 0; q < REC; q++)
+            v[q] = 0.0;
+        for (unsigned b = tid; b < nb; b += FIN) {
 #pragma unroll
-        for (int q = 0; q < 4 * PART; q++)
-            if (q < nv)
-                v[q] = __dadd_rn(v[q], partials[(size_t)b * nv + q]);
+            for (int q = 0; q < REC; q++)
+                if (q < nv)
+                    v[q] = __dadd_rn(v[q], __ldcg(partials + (size_t)b * REC + q));
+        }
+#pragma unroll
+        for (int off = 16; off; off >>= 1)
+#pragma unroll
+            for (int q = 0; q < REC; q++)
+                if (q < nv)
+                    v[q] = __dadd_rn(v[q], __shfl_xor_sync(0xffffffffu, v[q], off));
+        if ((tid & 31) == 0)
+#pragma unroll
+            for (int q = 0; q < REC; q++)
+                sh[(tid >> 5) * REC + q] = v[q];
     }
-#pragma unroll
-    for (int q = 0; q < 4 * PART; q++)
-        sh[tid][q] = v[q];
     __syncthreads();
-    for (int half = FIN_THREADS / 2; half; half >>= 1) {
-        if (tid < half)
-            for (int q = 0; q < nv; q++)
-                sh[tid][q] = __dadd_rn(sh[tid][q], sh[tid + half][q]);
-        __syncthreads();
-    }
     if (tid < nq) {
-        const double e = sh[0][PART * tid], wt = sh[0][PART * tid + 1],
-                     a = sh[0][PART * tid + 2];
+        double t[PART];
+#pragma unroll
+        for (int j = 0; j < PART; j++) {
+            t[j] = sh[PART * tid + j];
+            for (int w = 1; w < FIN / 32; w++)
+                t[j] = __dadd_rn(t[j], sh[w * REC + PART * tid + j]);
+        }
+        const double e = t[0], wt = t[1], a = t[2];
         const double u = 0x1p-53;
         const double b = __dmul_ru(__dadd_ru(__dmul_ru(wt, u), __dmul_ru(a, depth * u)),
                                    1.0 + 0x1p-18);
-        const float lo = mean_of(__dsub_rd(e, b), n);
-        const float hi = mean_of(__dadd_ru(e, b), n);
+        const float lo = mean_of<PROBE>(__dsub_rd(e, b), n);
+        const float hi = mean_of<PROBE>(__dadd_ru(e, b), n);
         out->mean[tid] = lo;
         out->redo[tid] = __float_as_uint(lo) != __float_as_uint(hi);
     }
 }
 
-/* Test kernel: the production accumulation over given terms, seg terms per
- * thread, 32 threads per block. */
+/* Writes the block's record from per-thread sums (all threads call it);
+ * returns true in every thread of the block that finished the frame last
+ * (counter != NULL), which then computes the means. */
+template <int NQ, int NT>
+__device__ bool block_record(const double *sum, const double *asum, double weight,
+                             double *partials, unsigned *counter, unsigned nblocks)
+{
+    constexpr int NW = NT / 32;
+    __shared__ double s_red[NW][2 * NQ];
+    __shared__ int s_last;
+    double sv[2 * NQ];
+#pragma unroll
+    for (int q = 0; q < NQ; q++) {
+        sv[2 * q] = sum[q];
+        sv[2 * q + 1] = asum[q];
+    }
+#pragma unroll
+    for (int off = 16; off; off >>= 1)
+#pragma unroll
+        for (int q = 0; q < 2 * NQ; q++)
+            sv[q] = __dadd_rn(sv[q], __shfl_xor_sync(0xffffffffu, sv[q], off));
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0)
+#pragma unroll
+        for (int q = 0; q < 2 * NQ; q++)
+            s_red[warp][q] = sv[q];
+    __syncthreads();
+    const unsigned block = blockIdx.y * gridDim.x + blockIdx.x;
+    if (threadIdx.x < 2 * NQ) {
+        double v = s_red[0][threadIdx.x];
+        for (int k = 1; k < NW; k++)
+            v = __dadd_rn(v, s_red[k][threadIdx.x]);
+        double *rec = partials + (size_t)block * REC + (threadIdx.x >> 1) * PART;
+        if (threadIdx.x & 1) {
+            rec[1] = __dmul_ru(v, weight);
+            rec[2] = v;
+        } else {
+            rec[0] = v;
+        }
+        __threadfence();
+    }
+    if (!counter)
+        return false;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        s_last = atomicAdd(counter, 1u) == nblocks - 1;
+    __syncthreads();
+    if (s_last) {
+        __threadfence();
+        return true;
+    }
+    return false;
+}
+
+/* ---- the tile kernel ---------------------------------------------------------
+ * A block computes the outputs of TW columns and TH rows. Phase 0 stages
+ * the input tile. Phase 1, the horizontal pass: an item takes CW output
+ * columns of one tile row, their CW + 10 samples from shared memory, and
+ * writes the horizontal sums of R, D, R*R, D*D and R*D back to shared
+ * memory. Phase 2, the vertical pass: an item takes R output rows of one
+ * column and their R + 10 horizontal sums, then combines and accumulates.
+ * Then the block record, and the frame means in the last block.
+ *
+ * Launch shapes: TH, CW, R, threads, minimum blocks per multiprocessor,
+ * the widening's instructions, and whether an item does one quantity
+ * (qsplit: five times the items, each a fifth as long, the vertical sums
+ * going through shared memory to a third phase that combines one output
+ * per item) or all five. Shape 0 (short tiles, split items, many threads)
+ * is for small planes, where the time is the latency of one block's chain
+ * of work; shape 1 (tall tiles: fewer halo rows) for large planes, where
+ * it is throughput. The others are kept for the benchmark's comparison
+ * (8-bit pictures and f32 planes without l, c, s; elsewhere they are
+ * refused). */
+struct Shape {
+    int th, cw, r, nt, minb, wm;
+    bool qsplit; /* one quantity per item in the passes, the combine a third phase */
+};
+constexpr Shape SHAPES[] = {
+    {16, 8, 8, 544, 2, 0, true},   /* 0 small planes */
+    {48, 8, 6, 256, 2, 0, false},  /* 1 large planes */
+    {48, 8, 6, 256, 2, 2, false},  /* 2 widening alternating shifts and a wide multiply */
+    {8, 8, 4, 384, 2, 0, true},    /* 3 shorter split tiles */
+    {48, 8, 6, 256, 3, 0, false},  /* 4 at most 85 registers: 3 blocks per multiprocessor */
+};
+constexpr int NSHAPES = sizeof(SHAPES) / sizeof(SHAPES[0]);
+
+__host__ __device__ constexpr size_t tile_smem(const Shape &sh)
+{
+    return (size_t)(2 * (sh.th + WIN - 1) * SP + 5 * (sh.th + WIN - 1) * HP +
+                    (sh.qsplit ? 5 * sh.th * TW : 0)) *
+           sizeof(float);
+}
+static_assert(tile_smem(SHAPES[0]) >= (size_t)FIN / 32 * REC * sizeof(double),
+              "final reduction space");
+
+/* Phase 0: stages the (TH + 10) x 42 input samples of both planes as f32
+ * (coordinates past the plane are clamped: they only feed outputs past it,
+ * which are never used). */
+template <typename P, int IH, int NT>
+__device__ __forceinline__ void stage(const P *__restrict__ r, size_t rp,
+                                      const P *__restrict__ d, size_t dp, float inv_d, int W,
+                                      int H, int c0, int o0, float *s_in)
+{
+    const int lane = threadIdx.x & 31;
+    for (int rr = threadIdx.x >> 5; rr < IH; rr += NT / 32) {
+        const int y = min(o0 + rr, H - 1);
+        const P *rrow = r + (size_t)y * rp, *drow = d + (size_t)y * dp;
+        for (int c = lane; c < SP; c += 32) {
+            float a = 0.0f, b = 0.0f;
+            if (c < IW) {
+                const int x = min(c0 + c, W - 1);
+                a = load_x(rrow, x, inv_d);
+                b = load_x(drow, x, inv_d);
+            }
+            s_in[rr * SP + c] = a;
+            s_in[(IH + rr) * SP + c] = b;
+        }
+    }
+}
+
+/* The terms of one output into the per-thread sums (and the terms buffer). */
+template <int NQ>
+__device__ __forceinline__ void accumulate(const Terms &tm, double *sum, double *asum,
+                                           double *terms, long long idx, int tq)
+{
+    sum[0] = __dadd_rn(sum[0], tm.t);
+    asum[0] = __dadd_rn(asum[0], fabs(tm.t));
+    if constexpr (NQ == 4) {
+        sum[1] = __dadd_rn(sum[1], tm.l);
+        asum[1] = __dadd_rn(asum[1], fabs(tm.l));
+        sum[2] = __dadd_rn(sum[2], tm.c);
+        asum[2] = __dadd_rn(asum[2], fabs(tm.c));
+        sum[3] = __dadd_rn(sum[3], tm.s);
+        asum[3] = __dadd_rn(asum[3], fabs(tm.s));
+    }
+    if (terms)
+        terms[idx] = tq == 0 ? tm.t : tq == 1 ? tm.l : tq == 2 ? tm.c : tm.s;
+}
+
+template <typename P, int NQ, int S, bool PROBE>
+__global__ void __launch_bounds__(SHAPES[S].nt, SHAPES[S].minb)
+    k_tile(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp, float inv_d,
+           int W, int H, const SsimCudaConsts k, double depth, double *__restrict__ partials,
+           unsigned *__restrict__ counter, SsimCudaOut *__restrict__ out,
+           double *__restrict__ terms, int tq)
+{
+    constexpr Shape SH = SHAPES[S];
+    constexpr int TH = SH.th, CW = SH.cw, R = SH.r, NT = SH.nt, WM = SH.wm;
+    constexpr int IH = TH + WIN - 1;
+    constexpr int NV = (CW + WIN - 1 + 3) / 4; /* float4 loads of one item's inputs */
+    constexpr int N1 = IH * (TW / CW);         /* horizontal items per quantity */
+    constexpr int N2 = TW * (TH / R);          /* vertical items per quantity */
+    static_assert(TH % R == 0 && TW % CW == 0 && CW % 4 == 0, "whole items");
+    static_assert((TW - CW) + 4 * NV <= SP, "item loads stay in the staged row");
+    static_assert(NT % 32 == 0 && NT >= FIN, "whole warps, enough for the final reduction");
+    extern __shared__ float4 smem4[];
+    float *s_in = reinterpret_cast<float *>(smem4); /* [2][IH][SP] */
+    float *s_h = s_in + 2 * IH * SP;                  /* [5][IH][HP] */
+    float *s_v = s_h + 5 * IH * HP;                   /* [5][TH][TW] (qsplit) */
+    const int lane = threadIdx.x & 31;
+    const int Wo = W - (WIN - 1), Ho = H - (WIN - 1);
+    const int c0 = blockIdx.x * TW, o0 = blockIdx.y * TH;
+    const int x = c0 + lane;
+    float g6[6];
+#pragma unroll
+    for (int i = 0; i < 6; i++)
+        g6[i] = k.g[i];
+    double sum[NQ], asum[NQ];
+#pragma unroll
+    for (int q = 0; q < NQ; q++)
+        sum[q] = asum[q] = 0.0;
+
+    stage<P, IH, NT>(r, rp, d, dp, inv_d, W, H, c0, o0, s_in);
+    __syncthreads();
+
+    if constexpr (SH.qsplit) {
+        /* Phase 1: one quantity of CW columns of one row per item. The
+         * source is a * b with (a, b) = (R, 1), (D, 1), (R, R), (D, D),
+         * (R, D): times 1 is exact, and one code path serves all five. */
+        for (int it = threadIdx.x; it < 5 * N1; it += NT) {
+            const int q = it / N1, rest = it % N1;
+            const int rr = rest / (TW / CW), kk = (rest % (TW / CW)) * CW;
+            const float *ra = s_in + rr * SP + kk, *da = s_in + (IH + rr) * SP + kk;
+            float a[4 * NV], b[4 * NV];
+            ldsv<NV>(q == 1 || q == 3 ? da : ra, a);
+            ldsv<NV>(q == 4 ? da : q == 1 || q == 3 ? da : ra, b);
+            const bool one = q < 2;
+#pragma unroll
+            for (int i = 0; i < CW + WIN - 1; i++)
+                a[i] = __fmul_rn(a[i], one ? 1.0f : b[i]);
+            double acc[CW];
+            gauss<CW, WM>(a, g6, k.wmul, acc);
+            float4 *o = reinterpret_cast<float4 *>(s_h + (q * IH + rr) * HP + kk);
+#pragma unroll
+            for (int j = 0; j < CW / 4; j++)
+                o[j] = make_float4(narrow(acc[4 * j]), narrow(acc[4 * j + 1]),
+                                   narrow(acc[4 * j + 2]), narrow(acc[4 * j + 3]));
+        }
+        __syncthreads();
+        /* Phase 2: one quantity of R rows of one column per item. */
+        for (int it = threadIdx.x; it < 5 * N2; it += NT) {
+            const int q = it / N2, m = (it % N2) / TW;
+            float hv[R + WIN - 1];
+            const float *col = s_h + (q * IH + m * R) * HP + lane;
+#pragma unroll
+            for (int i = 0; i < R + WIN - 1; i++)
+                hv[i] = col[i * HP];
+            double acc[R];
+            gauss<R, WM>(hv, g6, k.wmul, acc);
+#pragma unroll
+            for (int i = 0; i < R; i++)
+                s_v[(q * TH + m * R + i) * TW + lane] = narrow(acc[i]);
+        }
+        __syncthreads();
+        /* Phase 3: combine, one output per item. */
+        for (int it = threadIdx.x; it < TH * TW; it += NT) {
+            const int i = it / TW, o = o0 + i;
+            if (x < Wo && o < Ho) {
+                const float *v = s_v + i * TW + lane;
+                accumulate<NQ>(combine<PROBE>(v[0], v[TH * TW], v[2 * TH * TW], v[3 * TH * TW],
+                                              v[4 * TH * TW], k),
+                               sum, asum, terms, (long long)o * Wo + x, tq);
+            }
+        }
+    } else {
+        /* Phase 1: the five quantities of CW columns of one row per item. */
+        for (int it = threadIdx.x; it < N1; it += NT) {
+            const int rr = it / (TW / CW), kk = (it % (TW / CW)) * CW;
+            const float *ra = s_in + rr * SP + kk, *da = s_in + (IH + rr) * SP + kk;
+#pragma unroll
+            for (int q = 0; q < 5; q++) {
+                float v[4 * NV];
+                ldsv<NV>(q == 1 || q == 3 ? da : ra, v);
+                if (q == 2 || q == 3) {
+#pragma unroll
+                    for (int i = 0; i < CW + WIN - 1; i++)
+                        v[i] = __fmul_rn(v[i], v[i]);
+                } else if (q == 4) {
+                    float b[4 * NV];
+                    ldsv<NV>(da, b);
+#pragma unroll
+                    for (int i = 0; i < CW + WIN - 1; i++)
+                        v[i] = __fmul_rn(v[i], b[i]);
+                }
+                double acc[CW];
+                gauss<CW, WM>(v, g6, k.wmul, acc);
+                float4 *o = reinterpret_cast<float4 *>(s_h + (q * IH + rr) * HP + kk);
+#pragma unroll
+                for (int j = 0; j < CW / 4; j++)
+                    o[j] = make_float4(narrow(acc[4 * j]), narrow(acc[4 * j + 1]),
+                                       narrow(acc[4 * j + 2]), narrow(acc[4 * j + 3]));
+            }
+        }
+        __syncthreads();
+        /* Phase 2: the vertical pass of R rows of one column, all five
+         * quantities, then their combines. */
+        for (int it = threadIdx.x; it < N2; it += NT) {
+            const int m = it / TW;
+            float mv[5][R];
+#pragma unroll
+            for (int q = 0; q < 5; q++) {
+                float hv[R + WIN - 1];
+                const float *col = s_h + (q * IH + m * R) * HP + lane;
+#pragma unroll
+                for (int i = 0; i < R + WIN - 1; i++)
+                    hv[i] = col[i * HP];
+                double acc[R];
+                gauss<R, WM>(hv, g6, k.wmul, acc);
+#pragma unroll
+                for (int i = 0; i < R; i++)
+                    mv[q][i] = narrow(acc[i]);
+            }
+#pragma unroll
+            for (int i = 0; i < R; i++) {
+                const int o = o0 + m * R + i;
+                if (x < Wo && o < Ho)
+                    accumulate<NQ>(combine<PROBE>(mv[0][i], mv[1][i], mv[2][i], mv[3][i],
+                                                  mv[4][i], k),
+                                   sum, asum, terms, (long long)o * Wo + x, tq);
+            }
+        }
+    }
+
+    const long long n = (long long)Wo * Ho;
+    const double weight = (double)(n - ((long long)o0 * Wo + c0));
+    const unsigned nb = gridDim.x * gridDim.y;
+    if (block_record<NQ, NT>(sum, asum, weight, partials, out ? counter : nullptr, nb)) {
+        __syncthreads();
+        final_means<PROBE>(partials, nb, NQ, (double)n, depth, out,
+                           reinterpret_cast<double *>(smem4));
+        if (threadIdx.x == 0)
+            *counter = 0; /* ready for the next frame on this buffer */
+    }
+}
+
+/* Test kernels: the production record and means over given terms, seg
+ * terms per thread, 32 threads per block. */
 __global__ void k_terms_partials(const double *__restrict__ terms, unsigned long long n,
                                  int seg, double *__restrict__ partials)
 {
-    Acc<1> acc;
-    acc.zero();
+    double sum[1] = {0.0}, asum[1] = {0.0};
+    const unsigned long long first = (unsigned long long)blockIdx.x * seg * TW;
     for (int r = 0; r < seg; r++) {
-        const unsigned long long idx =
-            ((unsigned long long)blockIdx.x * seg + r) * TILE + threadIdx.x;
-        if (idx < n)
-            acc.add(0, terms[idx], (double)(long long)(n - idx));
+        const unsigned long long idx = first + (unsigned long long)r * TW + threadIdx.x;
+        if (idx < n) {
+            sum[0] = __dadd_rn(sum[0], terms[idx]);
+            asum[0] = __dadd_rn(asum[0], fabs(terms[idx]));
+        }
     }
-    acc.store(partials, blockIdx.x);
+    block_record<1, 32>(sum, asum, (double)(long long)(n - first), partials, nullptr, 0);
 }
 
-template <typename P, int NQ>
-cudaError_t launch_ssim(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
-                        const void *dist, size_t dist_pitch, float inv_d, float *tmp,
-                        double *partials, double *terms, int tq, cudaStream_t st)
+__global__ void __launch_bounds__(FIN)
+    k_finalize(const double *__restrict__ partials, unsigned nblocks, int nq, double n,
+               double depth, SsimCudaOut *__restrict__ out)
 {
-    if (p->split) {
-        const dim3 hb(32, 8), hg((p->W - (WIN - 1) + 31) / 32, (p->H + 7) / 8);
-        k_hpass<P><<<hg, hb, 0, st>>>((const P *)ref, ref_pitch / sizeof(P), (const P *)dist,
-                                      dist_pitch / sizeof(P), inv_d, (int)p->W, (int)p->H,
-                                      p->k, tmp, p->tpitch);
-        const dim3 vb(TILE, 4), vg(p->grid_x, p->grid_y);
-        k_vpass<NQ, false><<<vg, vb, 0, st>>>(tmp, p->tpitch, (int)p->W, (int)p->H, p->k,
-                                              partials, terms, tq);
-        return cudaGetLastError();
-    }
-    const dim3 grid(p->grid_x, p->grid_y);
-    k_ssim<P, NQ, false><<<grid, TILE, 0, st>>>(
-        (const P *)ref, ref_pitch / sizeof(P), (const P *)dist, dist_pitch / sizeof(P), inv_d,
-        (int)p->W, (int)p->H, (int)p->seg, p->k, partials, terms, tq);
+    __shared__ double sh[FIN / 32 * REC];
+    final_means<false>(partials, nblocks, nq, n, depth, out, sh);
+}
+
+/* Shapes 2.. exist for 8-bit pictures and f32 planes without l, c, s. */
+template <typename P, int NQ>
+constexpr bool all_shapes()
+{
+    return NQ == 1 && sizeof(P) != 2;
+}
+
+template <typename P, int NQ, int S>
+cudaError_t launch_tile_shape(const SsimCudaPlan *p, const void *ref, size_t rp,
+                              const void *dist, size_t dp, float inv_d, double *partials,
+                              SsimCudaOut *out, double *terms, int tq, cudaStream_t st)
+{
+    unsigned *counter = reinterpret_cast<unsigned *>(partials + (size_t)p->nparts * REC);
+    k_tile<P, NQ, S, false><<<dim3(p->grid_x, p->grid_y), SHAPES[S].nt, tile_smem(SHAPES[S]),
+                              st>>>((const P *)ref, rp / sizeof(P), (const P *)dist,
+                                    dp / sizeof(P), inv_d, (int)p->W, (int)p->H, p->k, p->depth,
+                                    partials, counter, out, terms, tq);
     return cudaGetLastError();
 }
 
+template <typename P, int NQ>
+cudaError_t launch_tile(const SsimCudaPlan *p, const void *ref, size_t rp, const void *dist,
+                        size_t dp, float inv_d, double *partials, SsimCudaOut *out,
+                        double *terms, int tq, cudaStream_t st)
+{
+#define SSIM_LAUNCH(S)                                                                     \
+    launch_tile_shape<P, NQ, S>(p, ref, rp, dist, dp, inv_d, partials, out, terms, tq, st)
+    if (p->shape == 0)
+        return SSIM_LAUNCH(0);
+    if (p->shape == 1)
+        return SSIM_LAUNCH(1);
+    if constexpr (all_shapes<P, NQ>()) {
+        if (p->shape == 2)
+            return SSIM_LAUNCH(2);
+        if (p->shape == 3)
+            return SSIM_LAUNCH(3);
+        if (p->shape == 4)
+            return SSIM_LAUNCH(4);
+    }
+    return cudaErrorInvalidConfiguration; /* a benchmark shape this input has not */
+#undef SSIM_LAUNCH
+}
+
+template <typename P, int NQ, int S>
+cudaError_t allow_smem()
+{
+    return cudaFuncSetAttribute(k_tile<P, NQ, S, false>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)tile_smem(SHAPES[S]));
+}
+
+template <typename P, int NQ>
+cudaError_t prepare_tiles()
+{
+    cudaError_t e = allow_smem<P, NQ, 0>();
+    if (e == cudaSuccess)
+        e = allow_smem<P, NQ, 1>();
+    if constexpr (all_shapes<P, NQ>()) {
+        /* Benchmark shapes: a device short of shared memory for one of
+         * them only loses that comparison (the error is not sticky). */
+        if (allow_smem<P, NQ, 2>() != cudaSuccess || allow_smem<P, NQ, 3>() != cudaSuccess ||
+            allow_smem<P, NQ, 4>() != cudaSuccess)
+            (void)cudaGetLastError();
+    }
+    return e;
+}
+
 cudaError_t launch_frame(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
-                         const void *dist, size_t dist_pitch, int is_float, float *tmp,
-                         double *partials, double *terms, int tq, cudaStream_t st)
+                         const void *dist, size_t dist_pitch, int is_float, double *partials,
+                         SsimCudaOut *out, double *terms, int tq, cudaStream_t st)
 {
     const float inv_d = 1.0f / (float)(1u << (p->bpc - 8));
     const bool lcs = p->nq == 4 || terms;
     if (is_float)
-        return lcs ? launch_ssim<float, 4>(p, ref, ref_pitch, dist, dist_pitch, 1.0f, tmp,
-                                           partials, terms, tq, st)
-                   : launch_ssim<float, 1>(p, ref, ref_pitch, dist, dist_pitch, 1.0f, tmp,
-                                           partials, terms, tq, st);
+        return lcs ? launch_tile<float, 4>(p, ref, ref_pitch, dist, dist_pitch, 1.0f, partials,
+                                           out, terms, tq, st)
+                   : launch_tile<float, 1>(p, ref, ref_pitch, dist, dist_pitch, 1.0f, partials,
+                                           out, terms, tq, st);
     if (p->bpc == 8)
-        return lcs ? launch_ssim<uint8_t, 4>(p, ref, ref_pitch, dist, dist_pitch, inv_d, tmp,
-                                             partials, terms, tq, st)
-                   : launch_ssim<uint8_t, 1>(p, ref, ref_pitch, dist, dist_pitch, inv_d, tmp,
-                                             partials, terms, tq, st);
-    return lcs ? launch_ssim<uint16_t, 4>(p, ref, ref_pitch, dist, dist_pitch, inv_d, tmp,
-                                          partials, terms, tq, st)
-               : launch_ssim<uint16_t, 1>(p, ref, ref_pitch, dist, dist_pitch, inv_d, tmp,
-                                          partials, terms, tq, st);
-}
-
-unsigned ceil_div(unsigned long long a, unsigned long long b)
-{
-    return (unsigned)((a + b - 1) / b);
+        return lcs ? launch_tile<uint8_t, 4>(p, ref, ref_pitch, dist, dist_pitch, inv_d,
+                                             partials, out, terms, tq, st)
+                   : launch_tile<uint8_t, 1>(p, ref, ref_pitch, dist, dist_pitch, inv_d,
+                                             partials, out, terms, tq, st);
+    return lcs ? launch_tile<uint16_t, 4>(p, ref, ref_pitch, dist, dist_pitch, inv_d, partials,
+                                          out, terms, tq, st)
+               : launch_tile<uint16_t, 1>(p, ref, ref_pitch, dist, dist_pitch, inv_d, partials,
+                                          out, terms, tq, st);
 }
 
 } // namespace
@@ -578,9 +914,9 @@ unsigned ceil_div(unsigned long long a, unsigned long long b)
 /* Probes for the machine-code test (test/cuda/check_sass.sh), never
  * launched: each holds exactly the correctly rounded operations of one
  * production kernel and nothing else, so that its FMA count is what those
- * library sequences need. A kernel with more FMAs than its probe had a
- * multiply-add contracted. combine(): two f64 divisions, one f32 division,
- * one f64 square root. k_finalize: two means. */
+ * library sequences need. A kernel with more FMAs than its probes allow had
+ * a multiply-add contracted. combine(): two f64 divisions, one f32
+ * division, one f64 square root. final_means(): two means. */
 extern "C" __global__ void ssim_fma_probe_combine(const double *__restrict__ a,
                                                   float *__restrict__ f,
                                                   double *__restrict__ o)
@@ -596,34 +932,31 @@ extern "C" __global__ void ssim_fma_probe_finalize(const double *__restrict__ a,
                                                    float *__restrict__ f)
 {
     const int i = threadIdx.x;
-    f[2 * i] = mean_of(a[3 * i], a[3 * i + 2]);
-    f[2 * i + 1] = mean_of(a[3 * i + 1], a[3 * i + 2]);
+    f[2 * i] = mean_of<false>(a[3 * i], a[3 * i + 2]);
+    f[2 * i + 1] = mean_of<false>(a[3 * i + 1], a[3 * i + 2]);
 }
-
 
 extern "C" {
 
-static void shape(SsimCudaPlan *p, int split, unsigned seg)
+static void shape(SsimCudaPlan *p, int s)
 {
     const unsigned Wo = p->W - (WIN - 1), Ho = p->H - (WIN - 1);
-    p->split = split;
-    p->grid_x = ceil_div(Wo, TILE);
-    if (split) {
-        p->seg = 1;
-        p->grid_y = ceil_div(Ho, 4);
-        p->tpitch = (Wo + 31u) & ~31u;
-    } else {
-        p->seg = seg;
-        p->grid_y = ceil_div(Ho, seg);
-        p->tpitch = 0;
-    }
+    const Shape sh = SHAPES[s];
+    p->shape = s;
+    p->th = (unsigned)sh.th;
+    p->grid_x = ceil_div(Wo, TW);
+    p->grid_y = ceil_div(Ho, (unsigned)sh.th);
     p->nparts = p->grid_x * p->grid_y;
-    /* Longest chain of additions a term goes through: its thread's seg
-     * terms, the 5-level warp butterfly, the 3 additions of the warps of a
-     * split-pass block, the strided and the 8-level tree sums of
-     * k_finalize, and slack. */
-    p->depth = (double)p->seg + 5.0 + (split ? 3.0 : 0.0) +
-               (double)ceil_div(p->nparts, FIN_THREADS) + 8.0 + 2.0;
+    /* Longest chain of additions a term goes through: its thread's terms
+     * (one per combine item it takes: R outputs each, or one with split
+     * items), the 5-level warp butterfly, the other warps of the block one
+     * after the other, the strided sums and the FIN_LEVELS additions of the
+     * final reduction, and slack. */
+    const unsigned items = sh.qsplit ? (unsigned)(sh.th * TW) : (unsigned)(TW * (sh.th / sh.r));
+    const double per_thread =
+        (double)ceil_div(items, (unsigned)sh.nt) * (sh.qsplit ? 1.0 : (double)sh.r);
+    p->depth = per_thread + 5.0 + (double)(sh.nt / 32 - 1) + (double)ceil_div(p->nparts, FIN) +
+               (double)FIN_LEVELS + 2.0;
 }
 
 void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, int scale,
@@ -637,103 +970,103 @@ void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, 
     p->H = scale > 1 ? h / (unsigned)scale + (h & 1u) : h;
     p->nq = lcs ? 4 : 1;
     p->k = *k;
+    p->k.wmul = 1u << 29;
     p->sm_count = sm_count > 0 ? sm_count : 1;
+    /* Tall tiles waste the least (10 halo rows each) where they still give
+     * every multiprocessor two blocks; small planes take small tiles,
+     * where the time is latency, not work. */
     const unsigned Wo = p->W - (WIN - 1), Ho = p->H - (WIN - 1);
-    /* Small planes: one thread per output and pass (the intermediates stay
-     * in L2). Large planes: the fused kernel, tall segments wasting the
-     * least (10 extra input rows each), shorter ones while the grid would
-     * leave multiprocessors idle. */
-    const unsigned long long px = (unsigned long long)Wo * Ho;
-    const int split = px <= SSIM_CUDA_SPLIT_MAX_PIXELS;
-    const unsigned want = 16u * (unsigned)p->sm_count;
-    unsigned seg = 64;
-    while (seg > 4 && (unsigned long long)ceil_div(Wo, TILE) * ceil_div(Ho, seg) < want)
-        seg /= 2;
-    shape(p, split, seg);
+    const unsigned long long tall = (unsigned long long)ceil_div(Wo, TW) * ceil_div(Ho, 48);
+    shape(p, tall >= 2ull * (unsigned)p->sm_count ? 1 : 0);
 }
 
-void vmaf_ssim_cuda_plan_override(SsimCudaPlan *p, int split, unsigned seg)
+int vmaf_ssim_cuda_plan_override(SsimCudaPlan *p, int s)
 {
-    shape(p, split, seg ? seg : 64);
+    if (s < 0 || s >= NSHAPES)
+        return -1;
+    shape(p, s);
+    return 0;
+}
+
+int vmaf_ssim_cuda_shapes(void)
+{
+    return NSHAPES;
 }
 
 size_t vmaf_ssim_cuda_partials_bytes(const SsimCudaPlan *p)
 {
-    return (size_t)p->nparts * PART * 4 * sizeof(double);
+    /* block records, then the finished-blocks counter */
+    return (size_t)p->nparts * REC * sizeof(double) + 2 * sizeof(double);
 }
 
-size_t vmaf_ssim_cuda_tmp_bytes(const SsimCudaPlan *p)
+cudaError_t vmaf_ssim_cuda_prepare(void)
 {
-    const unsigned Wo = p->W - (WIN - 1);
-    return (size_t)5 * p->H * ((Wo + 31u) & ~31u) * sizeof(float);
+    cudaError_t e = prepare_tiles<uint8_t, 1>();
+    if (e == cudaSuccess)
+        e = prepare_tiles<uint8_t, 4>();
+    if (e == cudaSuccess)
+        e = prepare_tiles<uint16_t, 1>();
+    if (e == cudaSuccess)
+        e = prepare_tiles<uint16_t, 4>();
+    if (e == cudaSuccess)
+        e = prepare_tiles<float, 1>();
+    if (e == cudaSuccess)
+        e = prepare_tiles<float, 4>();
+    return e;
 }
 
-/* Never called: takes the addresses of the probe instances so that they
- * are compiled (test/cuda/check_sass.sh reads them). */
-void *vmaf_ssim_cuda_probe_kernels(int i)
+/* Never called: takes the address of the probe instance so that it is
+ * compiled (test/cuda/check_sass.sh reads it). */
+void *vmaf_ssim_cuda_probe_kernels(void)
 {
-    return i ? (void *)k_vpass<4, true> : (void *)k_ssim<uint16_t, 4, true>;
+    return (void *)k_tile<uint16_t, 4, 1, true>;
 }
 
 cudaError_t vmaf_ssim_cuda_decimate(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
                                     const void *dist, size_t dist_pitch, float *dref,
                                     float *ddist, size_t dpitch, cudaStream_t st)
 {
-    const dim3 block(32, 8);
-    const dim3 grid(ceil_div(p->W, 32), ceil_div(p->H, 8), 2);
-    const float inv_d = 1.0f / (float)(1u << (p->bpc - 8));
-    const float k = 1.0f / (float)(p->scale * p->scale);
+    const size_t op = dpitch / sizeof(float);
     if (p->bpc == 8)
-        k_decimate<uint8_t><<<grid, block, 0, st>>>(
-            (const uint8_t *)ref, ref_pitch, (const uint8_t *)dist, dist_pitch, (int)p->w,
-            (int)p->h, p->scale, inv_d, k, dref, ddist, dpitch / sizeof(float), (int)p->W,
-            (int)p->H);
+        launch_decimate_any<uint8_t>(p, ref, ref_pitch, dist, dist_pitch, dref, ddist, op, st);
     else
-        k_decimate<uint16_t><<<grid, block, 0, st>>>(
-            (const uint16_t *)ref, ref_pitch / 2, (const uint16_t *)dist, dist_pitch / 2,
-            (int)p->w, (int)p->h, p->scale, inv_d, k, dref, ddist, dpitch / sizeof(float),
-            (int)p->W, (int)p->H);
+        launch_decimate_any<uint16_t>(p, ref, ref_pitch, dist, dist_pitch, dref, ddist, op, st);
     return cudaGetLastError();
 }
 
 cudaError_t vmaf_ssim_cuda_frame(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
-                                 const void *dist, size_t dist_pitch, int is_float, float *tmp,
+                                 const void *dist, size_t dist_pitch, int is_float,
                                  double *partials, SsimCudaOut *out, cudaStream_t st)
 {
-    cudaError_t e = launch_frame(p, ref, ref_pitch, dist, dist_pitch, is_float, tmp, partials,
-                                 NULL, 0, st);
-    if (e != cudaSuccess)
-        return e;
-    const unsigned Wo = p->W - (WIN - 1), Ho = p->H - (WIN - 1);
-    k_finalize<<<1, FIN_THREADS, 0, st>>>(partials, p->nparts, (int)p->nq,
-                                          (double)Wo * (double)Ho, p->depth, out);
-    return cudaGetLastError();
+    return launch_frame(p, ref, ref_pitch, dist, dist_pitch, is_float, partials, out, NULL, 0,
+                        st);
 }
 
 cudaError_t vmaf_ssim_cuda_terms(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
                                  const void *dist, size_t dist_pitch, int is_float, int q,
-                                 float *tmp, double *terms, double *partials, cudaStream_t st)
+                                 double *terms, double *partials, cudaStream_t st)
 {
-    return launch_frame(p, ref, ref_pitch, dist, dist_pitch, is_float, tmp, partials, terms, q,
+    return launch_frame(p, ref, ref_pitch, dist, dist_pitch, is_float, partials, NULL, terms, q,
                         st);
 }
 
 size_t vmaf_ssim_cuda_terms_partials_bytes(unsigned long long n, unsigned seg)
 {
-    return (size_t)ceil_div(n, (unsigned long long)seg * TILE) * PART * sizeof(double);
+    return (size_t)ceil_div(n, (unsigned long long)seg * TW) * REC * sizeof(double);
 }
 
 cudaError_t vmaf_ssim_cuda_mean_of_terms(const double *terms, unsigned long long n,
                                          unsigned seg, double *partials, SsimCudaOut *out,
                                          cudaStream_t st)
 {
-    const unsigned nblocks = ceil_div(n, (unsigned long long)seg * TILE);
-    k_terms_partials<<<nblocks, TILE, 0, st>>>(terms, n, (int)seg, partials);
+    const unsigned nblocks = ceil_div(n, (unsigned long long)seg * TW);
+    k_terms_partials<<<nblocks, TW, 0, st>>>(terms, n, (int)seg, partials);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return e;
-    const double depth = (double)seg + 5.0 + (double)ceil_div(nblocks, FIN_THREADS) + 8.0 + 2.0;
-    k_finalize<<<1, FIN_THREADS, 0, st>>>(partials, nblocks, 1, (double)n, depth, out);
+    const double depth =
+        (double)seg + 5.0 + (double)ceil_div(nblocks, FIN) + (double)FIN_LEVELS + 2.0;
+    k_finalize<<<1, FIN, 0, st>>>(partials, nblocks, 1, (double)n, depth, out);
     return cudaGetLastError();
 }
 
