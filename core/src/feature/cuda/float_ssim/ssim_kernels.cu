@@ -10,11 +10,13 @@
  * the CPU gets (a test counts them against probe kernels holding just
  * those operations).
  *
- * Kernels (docs/adr/0101-cuda-kernel-design.md):
- *   k_decimate  box low-pass + decimation (scale > 1): column sums of one
- *               output row's window rows, then window sums; exact, so any
- *               order gives the CPU's bits (integer sums for power-of-two
- *               scales).
+ * Kernels (docs/adr/0103-cuda-tile-kernel.md):
+ *   k_decimate  box low-pass + decimation (scale > 1) for power-of-two
+ *               scales: one thread per output, integer sums of the window
+ *               (exact, as the CPU's f64 sum is), 32-bit words and byte dot
+ *               products.
+ *   k_decimate_rows  the same for the other scales: f32 products widened
+ *               and summed in f64 (exact, so in any order).
  *   k_tile      one 32-column tile of output rows per block: stages the
  *               input tile in shared memory, the horizontal pass of every
  *               tile row into shared memory, the vertical pass, the
