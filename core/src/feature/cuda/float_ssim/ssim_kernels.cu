@@ -41,6 +41,21 @@ unsigned ceil_div(unsigned long long a, unsigned long long b)
     return (unsigned)((a + b - 1) / b);
 }
 
+/* Resident threads a multiprocessor holds, for the minimum-blocks hints of
+ * the launch bounds (asking for more than the architecture has draws a
+ * warning and is ignored). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+constexpr int SM_THREADS = 1024;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890)
+constexpr int SM_THREADS = 1536;
+#else
+constexpr int SM_THREADS = 2048;
+#endif
+constexpr int min_blocks(int nt, int want)
+{
+    return want * nt <= SM_THREADS ? want : SM_THREADS / nt;
+}
+
 constexpr int TW = 32;            /* output columns of a tile: one warp wide */
 constexpr int IW = TW + WIN - 1;  /* input columns of a tile */
 constexpr int SP = 44;            /* staged input row pitch (floats): 16-byte rows */
@@ -166,7 +181,7 @@ struct WinSum {
  * the scale is S, known to the compiler (the common 4 and 8: rows and
  * masks unrolled and folded). */
 template <typename P, int NW, int S>
-__global__ void __launch_bounds__(256, NW == 2 ? 8 : 4) /* one wave at 4K: 8 blocks */
+__global__ void __launch_bounds__(256, min_blocks(256, NW == 2 ? 8 : 4)) /* 4K: one wave */
     k_decimate(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp, int w,
                int h, int s_run, float post, int vec, float *__restrict__ out_r,
                float *__restrict__ out_d, size_t op, int W, int H)
@@ -642,7 +657,7 @@ __device__ __forceinline__ void accumulate(const Terms &tm, double *sum, double 
 }
 
 template <typename P, int NQ, int S, bool PROBE>
-__global__ void __launch_bounds__(SHAPES[S].nt, SHAPES[S].minb)
+__global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[S].minb))
     k_tile(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp, float inv_d,
            int W, int H, const SsimCudaConsts k, double depth, double *__restrict__ partials,
            unsigned *__restrict__ counter, SsimCudaOut *__restrict__ out,
