@@ -261,6 +261,30 @@ static double cpu_time(VmafPicture *ref, VmafPicture *dist, int scale, int frame
     return med;
 }
 
+/* The ROT input pairs of one size: a textured reference and a distorted
+ * copy, the same for every run of the benchmark. */
+static int make_inputs(VmafPicture *ref, VmafPicture *dist, unsigned w, unsigned h,
+                       unsigned bpc)
+{
+    uint64_t rng = 0xabcdef12345ull + w + bpc;
+    for (int i = 0; i < ROT; i++) {
+        if (vmaf_picture_alloc(&ref[i], VMAF_PIX_FMT_YUV400P, bpc, w, h) ||
+            vmaf_picture_alloc(&dist[i], VMAF_PIX_FMT_YUV400P, bpc, w, h))
+            return -ENOMEM;
+        fill_luma(&ref[i], 2, &rng, NULL);
+        fill_luma(&dist[i], 4, &rng, &ref[i]);
+    }
+    return 0;
+}
+
+static void free_inputs(VmafPicture *ref, VmafPicture *dist)
+{
+    for (int i = 0; i < ROT; i++) {
+        vmaf_picture_unref(&ref[i]);
+        vmaf_picture_unref(&dist[i]);
+    }
+}
+
 /* One case, GPU time only (for profilers): frames WxH bpc scale shape. */
 static int one_case(VmafCudaState *cu, int frames, char **argv)
 {
@@ -272,24 +296,15 @@ static int one_case(VmafCudaState *cu, int frames, char **argv)
     const unsigned bpc = (unsigned)atoi(argv[3]);
     const int scale = atoi(argv[4]), shape = atoi(argv[5]);
     VmafPicture ref[ROT], dist[ROT];
-    uint64_t rng = 0xabcdef12345ull + w + bpc;
-    for (int i = 0; i < ROT; i++) {
-        if (vmaf_picture_alloc(&ref[i], VMAF_PIX_FMT_YUV400P, bpc, w, h) ||
-            vmaf_picture_alloc(&dist[i], VMAF_PIX_FMT_YUV400P, bpc, w, h))
-            return 1;
-        fill_luma(&ref[i], 2, &rng, NULL);
-        fill_luma(&dist[i], 4, &rng, &ref[i]);
-    }
+    if (make_inputs(ref, dist, w, h, bpc))
+        return 1;
     const int eff = scale ? scale : ssim_auto_scale(w, h);
     double dus = 0;
     int chosen = 0;
     const double g = gpu_time(cu, ref, dist, eff, frames, shape, &dus, &chosen);
     printf("%ux%u %u-bit scale %d shape t%d: %.1f us/frame GPU (decimation %.1f)\n", w, h, bpc,
            eff, chosen, g, dus);
-    for (int i = 0; i < ROT; i++) {
-        vmaf_picture_unref(&ref[i]);
-        vmaf_picture_unref(&dist[i]);
-    }
+    free_inputs(ref, dist);
     vmaf_cuda_state_free(cu);
     return 0;
 }
@@ -309,14 +324,8 @@ int main(int argc, char **argv)
         const unsigned w = sizes[si][0], h = sizes[si][1];
         for (unsigned bpc = 8; bpc <= 10; bpc += 2) {
             VmafPicture ref[ROT], dist[ROT];
-            uint64_t rng = 0xabcdef12345ull + w + bpc;
-            for (int i = 0; i < ROT; i++) {
-                if (vmaf_picture_alloc(&ref[i], VMAF_PIX_FMT_YUV400P, bpc, w, h) ||
-                    vmaf_picture_alloc(&dist[i], VMAF_PIX_FMT_YUV400P, bpc, w, h))
-                    return 1;
-                fill_luma(&ref[i], 2, &rng, NULL);
-                fill_luma(&dist[i], 4, &rng, &ref[i]);
-            }
+            if (make_inputs(ref, dist, w, h, bpc))
+                return 1;
             for (int auto_scale = 1; auto_scale >= 0; auto_scale--) {
                 const int eff = auto_scale ? ssim_auto_scale(w, h) : 1;
                 if (!auto_scale && eff == 1 && si == 0)
@@ -350,10 +359,7 @@ int main(int argc, char **argv)
                     printf("\n");
                 }
             }
-            for (int i = 0; i < ROT; i++) {
-                vmaf_picture_unref(&ref[i]);
-                vmaf_picture_unref(&dist[i]);
-            }
+            free_inputs(ref, dist);
         }
     }
     vmaf_cuda_state_free(cu);

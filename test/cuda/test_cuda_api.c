@@ -16,18 +16,6 @@
 #define H 1080
 #define FRAMES 7
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                  \
-    do {                                                                                  \
-        if (!(cond)) {                                                                    \
-            failures++;                                                                   \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                          \
-            fprintf(stderr, __VA_ARGS__);                                                 \
-            fprintf(stderr, "\n");                                                        \
-        }                                                                                 \
-    } while (0)
-
 static VmafPicture ref[FRAMES], dist[FRAMES];
 static double cpu_score[FRAMES][4];
 static const char *const feats[] = {"float_ssim", "float_ssim_l", "float_ssim_c",

@@ -12,22 +12,12 @@
 
 #include "libvmaf/libvmaf_cuda.h"
 
+#include "cuda_test.h"
+
 #include "cuda/cuda_internal.h"
 #include "feature/cuda/float_ssim_cuda.h"
 #include "feature/ssim/ssim.h"
 #include "registry.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                  \
-    do {                                                                                  \
-        if (!(cond)) {                                                                    \
-            failures++;                                                                   \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                          \
-            fprintf(stderr, __VA_ARGS__);                                                 \
-            fprintf(stderr, "\n");                                                        \
-        }                                                                                 \
-    } while (0)
 
 static int refuses(int scale, unsigned w, unsigned h, unsigned bpc, char *why, size_t n)
 {

@@ -25,19 +25,7 @@
 extern const VmafFeatureExtractor vmaf_fex_float_ssim;
 
 static VmafCudaState *cu;
-static int failures, checks;
 static bool forced_redo; /* every mean goes through the sequential redo */
-
-#define CHECK(cond, ...)                                                                  \
-    do {                                                                                  \
-        checks++;                                                                         \
-        if (!(cond)) {                                                                    \
-            failures++;                                                                   \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                          \
-            fprintf(stderr, __VA_ARGS__);                                                 \
-            fprintf(stderr, "\n");                                                        \
-        }                                                                                 \
-    } while (0)
 
 typedef struct Case {
     unsigned w, h, bpc;
