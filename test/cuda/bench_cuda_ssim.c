@@ -53,9 +53,10 @@ static double median(double *v, int n)
 
 /* Kernels alone: median GPU microseconds per frame. shape: -1 the
  * library's choice, else that tile kernel variant (vmaf_ssim_cuda_shapes).
- * dec_us: the decimation's share (median). */
+ * dec_us: the decimation's share (median). score0: the kernels' score of
+ * input pair 0 (NaN when it would take the sequential redo). */
 static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, int scale,
-                       int frames, int shape, double *dec_us, int *chosen)
+                       int frames, int shape, double *dec_us, int *chosen, double *score0)
 {
     const unsigned w = ref[0].w[0], h = ref[0].h[0], bpc = ref[0].bpc;
     SsimCudaConsts k;
@@ -141,6 +142,13 @@ static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, i
             CK(cudaEventElapsedTime(&ms, ev[i], ev[i + 1]));
             (pass ? td : t)[i] = 1000.0 * ms;
         }
+    }
+    if (score0) {
+        SsimCudaOut o;
+        CK(cudaGraphLaunch(g[0], st));
+        CK(cudaMemcpyAsync(&o, out, sizeof(o), cudaMemcpyDeviceToHost, st));
+        CK(cudaStreamSynchronize(st));
+        *score0 = o.redo[0] ? NAN : (double)o.mean[0];
     }
     for (int j = 0; j < ROT; j++) {
         cudaGraphExecDestroy(g[j]);
@@ -299,11 +307,15 @@ static int one_case(VmafCudaState *cu, int frames, char **argv)
     if (make_inputs(ref, dist, w, h, bpc))
         return 1;
     const int eff = scale ? scale : ssim_auto_scale(w, h);
-    double dus = 0;
+    double dus = 0, score = 0, cpu = 0;
     int chosen = 0;
-    const double g = gpu_time(cu, ref, dist, eff, frames, shape, &dus, &chosen);
-    printf("%ux%u %u-bit scale %d shape t%d: %.1f us/frame GPU (decimation %.1f)\n", w, h, bpc,
-           eff, chosen, g, dus);
+    const double g = gpu_time(cu, ref, dist, eff, frames, shape, &dus, &chosen, &score);
+    (void)cpu_time(ref, dist, eff, 1, &cpu);
+    printf("%ux%u %u-bit scale %d shape t%d: %.1f us/frame GPU (decimation %.1f), %s\n", w, h,
+           bpc, eff, chosen, g, dus,
+           isnan(score) ? "near a rounding boundary (redo)"
+           : score == cpu ? "same as CPU"
+                          : "DIFFERS FROM CPU");
     free_inputs(ref, dist);
     vmaf_cuda_state_free(cu);
     return 0;
@@ -334,7 +346,8 @@ int main(int argc, char **argv)
                 const int n_cpu = w >= 7680 ? 2 : w >= 3840 ? 3 : 8;
                 double dus = 0;
                 int chosen = 0;
-                const double g = gpu_time(cu, ref, dist, eff, frames, -1, &dus, &chosen);
+                const double g =
+                    gpu_time(cu, ref, dist, eff, frames, -1, &dus, &chosen, NULL);
                 double c_pin = 0, c_host = 0, c_cpu = 0;
                 const double ep = e2e_time(ref, dist, auto_scale ? 0 : 1, true, n_e2e, &c_pin);
                 const double eh = e2e_time(ref, dist, auto_scale ? 0 : 1, false, n_e2e, &c_host);
@@ -353,9 +366,13 @@ int main(int argc, char **argv)
                 if (bpc == 8 && (w == 3840 || w == 1920)) {
                     /* Tile kernel variants side by side (GPU time only). */
                     printf("    shapes:");
-                    for (int k = 0; k < vmaf_ssim_cuda_shapes(); k++)
-                        printf(" t%d=%.1fus", k,
-                               gpu_time(cu, ref, dist, eff, frames / 2, k, NULL, NULL));
+                    for (int k = 0; k < vmaf_ssim_cuda_shapes(); k++) {
+                        double sc = 0;
+                        const double tk = gpu_time(cu, ref, dist, eff, frames / 2, k, NULL, NULL,
+                                                   &sc);
+                        /* '!' marks a shape whose score is not the CPU's */
+                        printf(" t%d=%.1fus%s", k, tk, isnan(sc) || sc == c_cpu ? "" : "!");
+                    }
                     printf("\n");
                 }
             }

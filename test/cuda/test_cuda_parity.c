@@ -382,6 +382,32 @@ int main(int argc, char **argv)
         run_case(&c, &rng);
     }
 
+    /* Every kernel shape on random geometry, whatever the plan would pick
+     * for the size (the plan picks by size: small tiles, tall tiles,
+     * strips), and once with the sequential redo forced. */
+    for (int shape = 0; shape < vmaf_ssim_cuda_shapes(); shape++) {
+        vmaf_float_ssim_cuda_force_shape(shape);
+        for (int i = 0; i < (quick ? 3 : 12); i++) {
+            Case c = {
+                .w = 11 + (unsigned)(rng_next(&rng) % (i < 2 ? 2000 : 700)),
+                .h = 11 + (unsigned)(rng_next(&rng) % (i < 2 ? 1200 : 500)),
+                .bpc = depths[rng_next(&rng) % 4],
+                .scale = (int)(rng_next(&rng) % 4),
+                .lcs = rng_next(&rng) & 1,
+                .pat_ref = (int)(rng_next(&rng) % 4),
+                .pat_dist = (int)(rng_next(&rng) % 5),
+                .mem = (enum PicMem)(rng_next(&rng) % 3),
+                .frames = 1 + (unsigned)(rng_next(&rng) % 3),
+            };
+            forced_redo = i == 1;
+            vmaf_float_ssim_cuda_force_redo(forced_redo);
+            run_case(&c, &rng);
+        }
+    }
+    vmaf_float_ssim_cuda_force_shape(-1);
+    vmaf_float_ssim_cuda_force_redo(false);
+    forced_redo = false;
+
     vmaf_cuda_state_free(cu);
     printf("test_cuda_parity (seed 0x%llx): %d checks, %d failed\n", (unsigned long long)seed,
            checks, failures);

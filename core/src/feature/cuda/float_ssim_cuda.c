@@ -90,6 +90,10 @@ typedef struct FloatSsimCudaState {
 
 static const VmafOption options[] = SSIM_OPTIONS(FloatSsimCudaState);
 
+/* Test hooks (float_ssim_cuda.h). */
+static atomic_bool force_redo;
+static atomic_int force_shape = -1;
+
 static const char *const provided_features[] = SSIM_PROVIDED_FEATURES;
 
 /* Logs one failure naming the extractor, the frame and the call; records
@@ -205,6 +209,9 @@ static int init(VmafFex *fex)
     k.c3 = VMAF_SSIM_C3;
     vmaf_ssim_cuda_plan(&st->plan, fex->w, fex->h, fex->bpc, st->eff_scale, st->enable_lcs,
                         st->cu->sm_count, &k);
+    const int forced = atomic_load(&force_shape);
+    if (forced >= 0)
+        (void)vmaf_ssim_cuda_plan_override(&st->plan, forced);
     st->row_bytes = (size_t)fex->w * (fex->bpc > 8 ? 2 : 1);
 
     int err = vmaf_cuda_enter(st->cu);
@@ -351,11 +358,14 @@ static int sequential_sum(FloatSsimCudaState *st, size_t n, unsigned index, doub
     return 0;
 }
 
-static atomic_bool force_redo;
-
 void vmaf_float_ssim_cuda_force_redo(bool on)
 {
     atomic_store(&force_redo, on);
+}
+
+void vmaf_float_ssim_cuda_force_shape(int shape)
+{
+    atomic_store(&force_shape, shape);
 }
 
 static int harvest(FloatSsimCudaState *st, Slot *sl)

@@ -20,4 +20,10 @@ unsigned vmaf_float_ssim_cuda_redo_count(const VmafFex *fex);
  * every size rather than left to chance. Process-wide. */
 void vmaf_float_ssim_cuda_force_redo(bool on);
 
+/* Tests only: extractors initialised from now on take launch shape `shape`
+ * (0 .. vmaf_ssim_cuda_shapes() - 1) whatever their size, so
+ * that every kernel is tested on every geometry; -1 restores the plan's
+ * choice. Process-wide. */
+void vmaf_float_ssim_cuda_force_shape(int shape);
+
 #endif /* LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_H */

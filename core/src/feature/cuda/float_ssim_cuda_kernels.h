@@ -28,7 +28,7 @@ typedef struct SsimCudaOut {
 typedef struct SsimCudaConsts {
     float g[11];
     float c1, c2, c3;
-    unsigned wmul; /* 2^29, set by the plan: the widening's multiplier */
+    double c1d, c2d; /* c1, c2 widened (exactly), set by the plan */
 } SsimCudaConsts;
 
 /* Geometry and launch shape of one frame. */
@@ -37,10 +37,11 @@ typedef struct SsimCudaPlan {
     int scale;           /* effective scale */
     unsigned W, H;       /* SSIM planes (decimated when scale > 1) */
     unsigned nq;         /* 4 with l, c, s; 1 for the score alone */
-    int shape;           /* tile kernel variant: 0 small tiles, 1 tall tiles */
-    unsigned th;         /* output rows per tile */
+    int shape;           /* kernel: 0 small tiles, 1 tall tiles, 2 strips */
+    unsigned th;         /* output rows per tile (per chunk for strips) */
     unsigned grid_x, grid_y;
-    unsigned nparts;     /* block records (one per tile) */
+    unsigned nparts;     /* block records (one per block) */
+    unsigned units, cps; /* strip kernel: chunks in all, chunks a strip */
     int sm_count;
     double depth;        /* additions on any path of the parallel sum */
     SsimCudaConsts k;

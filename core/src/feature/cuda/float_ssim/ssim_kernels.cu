@@ -76,32 +76,12 @@ constexpr int FIN_LEVELS = 8;     /* additions after the strided sums (final_mea
  * where scaling by a power of two commutes with rounding: each scaled sum
  * is exactly 2^-896 times the CPU's sum, and narrow() undoes the scale
  * exactly before rounding to f32. No value here is negative, subnormal,
- * infinite or NaN.
- * WM picks the instructions: 0 two shifts, 1 one 32x32->64 integer
- * multiply by 2^29 (wmul, a run-time value so that the compiler keeps the
- * single multiply instead of two shifts). Same bits either way. */
-template <int WM>
-__device__ __forceinline__ double widen(float f, unsigned wmul)
+ * infinite or NaN. (Widening some chains by the conversion unit instead,
+ * to spread the work over more pipes, measured slower.) */
+__device__ __forceinline__ double widen(float f)
 {
     const unsigned b = __float_as_uint(f);
-    if constexpr (WM == 1) {
-        unsigned long long x;
-        asm("mul.wide.u32 %0, %1, %2;" : "=l"(x) : "r"(b), "r"(wmul));
-        return __longlong_as_double((long long)x);
-    } else {
-        return __hiloint2double((int)(b >> 3), (int)(b << 29));
-    }
-}
-
-/* WM 2 alternates the two forms (by a compile-time index), spreading the
- * work over the integer and the multiply-add pipes. */
-template <int WM>
-__device__ __forceinline__ double widen_at(float f, unsigned wmul, int idx)
-{
-    if constexpr (WM == 2)
-        return idx & 1 ? widen<1>(f, wmul) : widen<0>(f, wmul);
-    else
-        return widen<WM>(f, wmul);
+    return __hiloint2double((int)(b >> 3), (int)(b << 29));
 }
 
 __device__ __forceinline__ float narrow(double scaled_sum)
@@ -279,11 +259,11 @@ __global__ void k_decimate_rows(const P *__restrict__ r, size_t rp, const P *__r
         if (inside) {
 #pragma unroll 8
             for (int u = 0; u < s; u++)
-                part = __dadd_rn(part, widen<0>(__fmul_rn(load_x(row, x0 + u, inv_d), k), 0u));
+                part = __dadd_rn(part, widen(__fmul_rn(load_x(row, x0 + u, inv_d), k)));
         } else {
             for (int u = 0; u < s; u++)
                 part = __dadd_rn(
-                    part, widen<0>(__fmul_rn(load_x(row, mirror(x0 + u, w), inv_d), k), 0u));
+                    part, widen(__fmul_rn(load_x(row, mirror(x0 + u, w), inv_d), k)));
         }
         acc[v & 1] = __dadd_rn(acc[v & 1], part);
     }
@@ -361,9 +341,9 @@ __device__ __forceinline__ double div_d(double a, double b)
     return PROBE ? __dmul_rn(a, b) : __ddiv_rn(a, b);
 }
 template <bool PROBE>
-__device__ __forceinline__ double sqrt_d(double a)
+__device__ __forceinline__ float sqrt_f(float a)
 {
-    return PROBE ? __dmul_rn(a, a) : __dsqrt_rn(a);
+    return PROBE ? __fmul_rn(a, a) : __fsqrt_rn(a);
 }
 template <bool PROBE>
 __device__ __forceinline__ float div_f(float a, float b)
@@ -382,11 +362,16 @@ __device__ __forceinline__ Terms combine(float mr, float md, float srr, float sd
     vr = vr < 0.0f ? 0.0f : vr;
     vd = vd < 0.0f ? 0.0f : vd;
     const float cov = __fsub_rn(srd, mrmd);
-    const float sq = __double2float_rn(sqrt_d<PROBE>((double)__fmul_rn(vr, vd)));
+    /* The CPU rounds the f64 square root of the f32 product to f32. Rounding
+     * twice is innocuous for the square root when the wider format has at
+     * least 2p + 2 bits (53 >= 2 * 24 + 2; Figueroa, "When is double
+     * rounding innocuous?", 1995), and the product widens exactly: the f32
+     * square root, correctly rounded, is the same number. */
+    const float sq = sqrt_f<PROBE>(__fmul_rn(vr, vd));
     Terms o;
-    o.l = div_d<PROBE>(__dadd_rn(__dmul_rn(__dmul_rn(2.0, (double)mr), (double)md), (double)k.c1),
+    o.l = div_d<PROBE>(__dadd_rn(__dmul_rn(__dmul_rn(2.0, (double)mr), (double)md), k.c1d),
                        (double)__fadd_rn(__fadd_rn(mr2, md2), k.c1));
-    o.c = div_d<PROBE>(__dadd_rn(__dmul_rn(2.0, (double)sq), (double)k.c2),
+    o.c = div_d<PROBE>(__dadd_rn(__dmul_rn(2.0, (double)sq), k.c2d),
                        (double)__fadd_rn(__fadd_rn(vr, vd), k.c2));
     const float cc = (cov < 0.0f && sq <= 0.0f) ? 0.0f : cov;
     o.s = (double)div_f<PROBE>(__fadd_rn(cc, k.c3), __fadd_rn(sq, k.c3));
@@ -403,9 +388,8 @@ __device__ __forceinline__ Terms combine(float mr, float md, float srr, float sd
  * kept from tap u (< 5) and used again at tap 10 - u (the compiler does
  * not merge the two multiplications by itself). The
  * first product starts the sum: 0 + p = p for the non-negative p here. */
-template <int N, int WM>
-__device__ __forceinline__ void gauss(const float *v, const float *g6, unsigned wmul,
-                                      double *acc)
+template <int N>
+__device__ __forceinline__ void gauss(const float *v, const float *g6, double *acc)
 {
     double keep[5][N]; /* keep[c][j]: v[j + c] * g[c], made for tap u = c */
 #pragma unroll
@@ -418,7 +402,7 @@ __device__ __forceinline__ void gauss(const float *v, const float *g6, unsigned 
             if (u > 5 && i - c >= 0 && i - c < N)
                 p = keep[c][i - c];
             else
-                p = widen_at<WM>(__fmul_rn(v[i], g6[c]), wmul, i + c);
+                p = widen(__fmul_rn(v[i], g6[c]));
             if (u < 5)
                 keep[c][j] = p;
             acc[j] = u ? __dadd_rn(acc[j], p) : p;
@@ -517,45 +501,42 @@ __device__ void final_means(const double *partials, unsigned nb, int nq, double 
     }
 }
 
-/* Writes the block's record from per-thread sums (all threads call it);
- * returns true in every thread of the block that finished the frame last
- * (counter != NULL), which then computes the means. */
+/* Writes the block's record from per-thread sums (all threads call it):
+ * sum, asum and wsum, the thread's sums of the terms, of their magnitudes
+ * and of their magnitudes weighted by n - i (upper bounds). Returns true in
+ * every thread of the block that finished the frame last (counter != NULL),
+ * which then computes the means. */
 template <int NQ, int NT>
-__device__ bool block_record(const double *sum, const double *asum, double weight,
+__device__ bool block_record(const double *sum, const double *asum, const double *wsum,
                              double *partials, unsigned *counter, unsigned nblocks)
 {
     constexpr int NW = NT / 32;
-    __shared__ double s_red[NW][2 * NQ];
+    __shared__ double s_red[NW][PART * NQ];
     __shared__ int s_last;
-    double sv[2 * NQ];
+    double sv[PART * NQ];
 #pragma unroll
     for (int q = 0; q < NQ; q++) {
-        sv[2 * q] = sum[q];
-        sv[2 * q + 1] = asum[q];
+        sv[PART * q] = sum[q];
+        sv[PART * q + 1] = wsum[q];
+        sv[PART * q + 2] = asum[q];
     }
 #pragma unroll
     for (int off = 16; off; off >>= 1)
 #pragma unroll
-        for (int q = 0; q < 2 * NQ; q++)
+        for (int q = 0; q < PART * NQ; q++)
             sv[q] = __dadd_rn(sv[q], __shfl_xor_sync(0xffffffffu, sv[q], off));
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     if (lane == 0)
 #pragma unroll
-        for (int q = 0; q < 2 * NQ; q++)
+        for (int q = 0; q < PART * NQ; q++)
             s_red[warp][q] = sv[q];
     __syncthreads();
     const unsigned block = blockIdx.y * gridDim.x + blockIdx.x;
-    if (threadIdx.x < 2 * NQ) {
+    if (threadIdx.x < PART * NQ) {
         double v = s_red[0][threadIdx.x];
         for (int k = 1; k < NW; k++)
             v = __dadd_rn(v, s_red[k][threadIdx.x]);
-        double *rec = partials + (size_t)block * REC + (threadIdx.x >> 1) * PART;
-        if (threadIdx.x & 1) {
-            rec[1] = __dmul_ru(v, weight);
-            rec[2] = v;
-        } else {
-            rec[0] = v;
-        }
+        partials[(size_t)block * REC + threadIdx.x] = v;
         __threadfence();
     }
     if (!counter)
@@ -569,6 +550,19 @@ __device__ bool block_record(const double *sum, const double *asum, double weigh
         return true;
     }
     return false;
+}
+
+/* The same where every term of the block has an index of at least i_b:
+ * weight = n - i_b bounds each term's n - i. */
+template <int NQ, int NT>
+__device__ bool block_record_w(const double *sum, const double *asum, double weight,
+                               double *partials, unsigned *counter, unsigned nblocks)
+{
+    double wsum[NQ];
+#pragma unroll
+    for (int q = 0; q < NQ; q++)
+        wsum[q] = __dmul_ru(asum[q], weight);
+    return block_record<NQ, NT>(sum, asum, wsum, partials, counter, nblocks);
 }
 
 /* ---- the tile kernel ---------------------------------------------------------
@@ -591,15 +585,12 @@ __device__ bool block_record(const double *sum, const double *asum, double weigh
  * (8-bit pictures and f32 planes without l, c, s; elsewhere they are
  * refused). */
 struct Shape {
-    int th, cw, r, nt, minb, wm;
+    int th, cw, r, nt, minb;
     bool qsplit; /* one quantity per item in the passes, the combine a third phase */
 };
 constexpr Shape SHAPES[] = {
-    {16, 8, 8, 544, 2, 0, true},   /* 0 small planes */
-    {48, 8, 6, 256, 2, 0, false},  /* 1 large planes */
-    {48, 8, 6, 256, 2, 2, false},  /* 2 widening alternating shifts and a wide multiply */
-    {8, 8, 4, 384, 2, 0, true},    /* 3 shorter split tiles */
-    {48, 8, 6, 256, 3, 0, false},  /* 4 at most 85 registers: 3 blocks per multiprocessor */
+    {16, 8, 8, 544, 2, true},  /* 0 small planes */
+    {48, 8, 6, 256, 2, false}, /* 1 larger planes */
 };
 constexpr int NSHAPES = sizeof(SHAPES) / sizeof(SHAPES[0]);
 
@@ -664,7 +655,7 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
            double *__restrict__ terms, int tq)
 {
     constexpr Shape SH = SHAPES[S];
-    constexpr int TH = SH.th, CW = SH.cw, R = SH.r, NT = SH.nt, WM = SH.wm;
+    constexpr int TH = SH.th, CW = SH.cw, R = SH.r, NT = SH.nt;
     constexpr int IH = TH + WIN - 1;
     constexpr int NV = (CW + WIN - 1 + 3) / 4; /* float4 loads of one item's inputs */
     constexpr int N1 = IH * (TW / CW);         /* horizontal items per quantity */
@@ -708,7 +699,7 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
             for (int i = 0; i < CW + WIN - 1; i++)
                 a[i] = __fmul_rn(a[i], one ? 1.0f : b[i]);
             double acc[CW];
-            gauss<CW, WM>(a, g6, k.wmul, acc);
+            gauss<CW>(a, g6, acc);
             float4 *o = reinterpret_cast<float4 *>(s_h + (q * IH + rr) * HP + kk);
 #pragma unroll
             for (int j = 0; j < CW / 4; j++)
@@ -725,7 +716,7 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
             for (int i = 0; i < R + WIN - 1; i++)
                 hv[i] = col[i * HP];
             double acc[R];
-            gauss<R, WM>(hv, g6, k.wmul, acc);
+            gauss<R>(hv, g6, acc);
 #pragma unroll
             for (int i = 0; i < R; i++)
                 s_v[(q * TH + m * R + i) * TW + lane] = narrow(acc[i]);
@@ -762,7 +753,7 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
                         v[i] = __fmul_rn(v[i], b[i]);
                 }
                 double acc[CW];
-                gauss<CW, WM>(v, g6, k.wmul, acc);
+                gauss<CW>(v, g6, acc);
                 float4 *o = reinterpret_cast<float4 *>(s_h + (q * IH + rr) * HP + kk);
 #pragma unroll
                 for (int j = 0; j < CW / 4; j++)
@@ -784,7 +775,7 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
                 for (int i = 0; i < R + WIN - 1; i++)
                     hv[i] = col[i * HP];
                 double acc[R];
-                gauss<R, WM>(hv, g6, k.wmul, acc);
+                gauss<R>(hv, g6, acc);
 #pragma unroll
                 for (int i = 0; i < R; i++)
                     mv[q][i] = narrow(acc[i]);
@@ -803,7 +794,274 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
     const long long n = (long long)Wo * Ho;
     const double weight = (double)(n - ((long long)o0 * Wo + c0));
     const unsigned nb = gridDim.x * gridDim.y;
-    if (block_record<NQ, NT>(sum, asum, weight, partials, out ? counter : nullptr, nb)) {
+    if (block_record_w<NQ, NT>(sum, asum, weight, partials, out ? counter : nullptr, nb)) {
+        __syncthreads();
+        final_means<PROBE>(partials, nb, NQ, (double)n, depth, out,
+                           reinterpret_cast<double *>(smem4));
+        if (threadIdx.x == 0)
+            *counter = 0; /* ready for the next frame on this buffer */
+    }
+}
+
+/* ---- the streaming tile kernel ------------------------------------------------
+ * The same tile (TW columns, TH output rows, TH + 10 staged rows), with the
+ * passes streamed: an item takes a whole tile row (horizontal) or a whole
+ * column segment (vertical) of one quantity and walks its inputs in order.
+ * Each input is multiplied by each of the six distinct taps once
+ * (g[u] == g[10 - u]) and every product goes to the outputs that use it:
+ * about 6 + 30 / N products an output instead of 11, and at most 11 sums
+ * live. The warps of a quantity take its items, so the quantity is uniform
+ * across a warp. */
+
+/* One pass over N consecutive outputs: input i (src(i), ascending) goes to
+ * the outputs i - u, u = 0..10, at tap u, so each output still adds its taps
+ * in ascending order; output j is complete, and given to emit(j, f32), once
+ * input j + 10 is in. The first product starts the sum (0 + p = p for the
+ * non-negative p here). */
+template <int N, typename Src, typename Emit>
+__device__ __forceinline__ void stream_pass(Src &src, Emit &emit, const float *g6)
+{
+    double acc[N];
+#pragma unroll
+    for (int i = 0; i < N + WIN - 1; i++) {
+        const float v = src(i);
+        double p[6];
+#pragma unroll
+        for (int c = 0; c < 6; c++) {
+            p[c] = 0.0;
+            if ((i - c >= 0 && i - c < N) || (i - (WIN - 1 - c) >= 0 && i - (WIN - 1 - c) < N))
+                p[c] = widen(__fmul_rn(v, g6[c]));
+        }
+#pragma unroll
+        for (int u = 0; u < WIN; u++) {
+            const int j = i - u;
+            if (j >= 0 && j < N)
+                acc[j] = u == 0 ? p[0] : __dadd_rn(acc[j], p[u < 6 ? u : WIN - 1 - u]);
+        }
+        if (i >= WIN - 1)
+            emit(i - (WIN - 1), narrow(acc[i - (WIN - 1)]));
+    }
+}
+
+/* Horizontal source: a[i] * b[i] from two staged rows, four at a time (b is
+ * a row of ones for R and D: times 1 is exact). */
+struct RowSrc {
+    const float4 *a, *b;
+    float cur[4];
+    __device__ __forceinline__ float operator()(int i)
+    {
+        if ((i & 3) == 0) {
+            const float4 x = a[i >> 2], y = b[i >> 2];
+            cur[0] = __fmul_rn(x.x, y.x);
+            cur[1] = __fmul_rn(x.y, y.y);
+            cur[2] = __fmul_rn(x.z, y.z);
+            cur[3] = __fmul_rn(x.w, y.w);
+        }
+        return cur[i & 3];
+    }
+};
+struct RowEmit {
+    float4 *o;
+    float buf[4];
+    __device__ __forceinline__ void operator()(int j, float v)
+    {
+        buf[j & 3] = v;
+        if ((j & 3) == 3)
+            o[j >> 2] = make_float4(buf[0], buf[1], buf[2], buf[3]);
+    }
+};
+/* Vertical: one column of the horizontal sums, with the row pitch. */
+struct ColSrc {
+    const float *c;
+    __device__ __forceinline__ float operator()(int i) { return c[i * HP]; }
+};
+struct ColEmit {
+    float *c;
+    __device__ __forceinline__ void operator()(int j, float v) { c[j * HP] = v; }
+};
+
+template <int N>
+__device__ __forceinline__ void hrow(const float *a, const float *b, float *o, const float *g6)
+{
+    RowSrc src{reinterpret_cast<const float4 *>(a), reinterpret_cast<const float4 *>(b), {}};
+    RowEmit emit{reinterpret_cast<float4 *>(o), {}};
+    stream_pass<N>(src, emit, g6);
+}
+template <int N>
+__device__ __forceinline__ void vcol(const float *in, float *out, const float *g6)
+{
+    ColSrc src{in};
+    ColEmit emit{out};
+    stream_pass<N>(src, emit, g6);
+}
+
+/* Stages nrows input rows of both planes from picture row y on (rows past
+ * the picture clamped to its last), columns c0 .. c0 + SP - 1 (clamped), as
+ * f32 into s_in[plane][row][SP]. Four samples a step: one aligned load when
+ * they lie inside the row and vec says that pointers and pitches allow it. */
+template <typename P, int NT>
+__device__ __forceinline__ void stage_rows(const P *__restrict__ r, size_t rp,
+                                           const P *__restrict__ d, size_t dp, float inv_d,
+                                           int vec, int W, int H, int c0, int y, int nrows,
+                                           int rows_cap, float *s_in)
+{
+    constexpr int QW = SP / 4; /* quads of a staged row */
+    for (int t = threadIdx.x; t < 2 * nrows * QW; t += NT) {
+        const int rowplane = t / QW, kq = t - rowplane * QW;
+        const int plane = rowplane & 1, row = rowplane >> 1;
+        const P *src = plane ? d : r;
+        const P *rowp = src + (size_t)min(y + row, H - 1) * (plane ? dp : rp);
+        const int x = c0 + 4 * kq;
+        float v[4];
+        if (vec && x + 3 < W) {
+            if constexpr (sizeof(P) == 1) {
+                const unsigned wd = *reinterpret_cast<const unsigned *>(rowp + x);
+#pragma unroll
+                for (int e = 0; e < 4; e++) /* 2^23 + byte, then minus 2^23: exact */
+                    v[e] = __fsub_rn(__uint_as_float(__byte_perm(wd, 0x4B000000u, 0x7540u + e)),
+                                     8388608.0f);
+            } else if constexpr (sizeof(P) == 2) {
+                const uint2 wd = *reinterpret_cast<const uint2 *>(rowp + x);
+                v[0] = __fsub_rn(__uint_as_float(__byte_perm(wd.x, 0x4B000000u, 0x7410u)), 8388608.0f);
+                v[1] = __fsub_rn(__uint_as_float(__byte_perm(wd.x, 0x4B000000u, 0x7432u)), 8388608.0f);
+                v[2] = __fsub_rn(__uint_as_float(__byte_perm(wd.y, 0x4B000000u, 0x7410u)), 8388608.0f);
+                v[3] = __fsub_rn(__uint_as_float(__byte_perm(wd.y, 0x4B000000u, 0x7432u)), 8388608.0f);
+#pragma unroll
+                for (int e = 0; e < 4; e++)
+                    v[e] = __fmul_rn(v[e], inv_d);
+            } else {
+                const float4 f = *reinterpret_cast<const float4 *>(rowp + x);
+                v[0] = f.x;
+                v[1] = f.y;
+                v[2] = f.z;
+                v[3] = f.w;
+            }
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                v[e] = load_x(rowp, min(x + e, W - 1), inv_d);
+        }
+        reinterpret_cast<float4 *>(s_in + (plane * rows_cap + row) * SP)[kq] =
+            make_float4(v[0], v[1], v[2], v[3]);
+    }
+}
+
+/* ---- the strip kernel ----------------------------------------------------------
+ * A block walks down strips of TW output columns, CH output rows (a chunk)
+ * at a time, keeping the last ten rows of horizontal sums of each chunk for
+ * the next: every horizontal sum of the strip is computed once. Warp q owns
+ * quantity q (R, D, R*R, D*D, R*D): it computes the horizontal sums of the
+ * chunk's CH new rows (lane = row, a streamed pass over the row) and then
+ * their vertical sums (lane = column, a streamed pass down the column's
+ * 42-row window, outputs written over inputs already taken), so only the
+ * staging and the combine need the whole block. The frame's chunks, strip by
+ * strip, are dealt out in equal runs to one wave of blocks. */
+constexpr int CH = 32;            /* output rows of a chunk */
+constexpr int WR = CH + WIN - 1;  /* rows of a chunk's window */
+constexpr int SNT = 160;          /* five warps: one a quantity */
+constexpr int SBLOCKS = 5;        /* blocks a multiprocessor holds */
+
+__host__ __device__ constexpr size_t strip_smem()
+{
+    return (size_t)(2 * CH * SP + SP + 5 * WR * HP) * sizeof(float);
+}
+
+/* n - i as f64, exact for n - i < 2^52: the integer in a mantissa. */
+__device__ __forceinline__ double weight_of(long long v)
+{
+    return __dsub_rn(__longlong_as_double(0x4330000000000000ll | v), 0x1p52);
+}
+
+template <typename P, int NQ, bool PROBE>
+__global__ void __launch_bounds__(SNT, min_blocks(SNT, SBLOCKS))
+    k_strip(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp,
+            float inv_d, int vec, int W, int H, unsigned units, unsigned cps,
+            const SsimCudaConsts k, double depth, double *__restrict__ partials,
+            unsigned *__restrict__ counter, SsimCudaOut *__restrict__ out,
+            double *__restrict__ terms, int tq)
+{
+    extern __shared__ float4 smem4[];
+    float *s_in = reinterpret_cast<float *>(smem4); /* [2][CH][SP] */
+    float *s_one = s_in + 2 * CH * SP;                /* [SP] ones */
+    float *s_h = s_one + SP;                          /* [5][WR][HP] */
+    const int lane = threadIdx.x & 31, q = threadIdx.x >> 5;
+    const int Wo = W - (WIN - 1), Ho = H - (WIN - 1);
+    const long long n = (long long)Wo * Ho;
+    float g6[6];
+#pragma unroll
+    for (int i = 0; i < 6; i++)
+        g6[i] = k.g[i];
+    double sum[NQ], asum[NQ], wsum[NQ];
+#pragma unroll
+    for (int i = 0; i < NQ; i++)
+        sum[i] = asum[i] = wsum[i] = 0.0;
+    for (int c = threadIdx.x; c < SP; c += SNT)
+        s_one[c] = 1.0f;
+    /* quantity q = a * b: (R, 1), (D, 1), (R, R), (D, D), (R, D) */
+    float *hq = s_h + q * WR * HP;
+    const float *pa = s_in + (q == 1 || q == 3 ? CH * SP : 0);
+    const float *pb = q < 2 ? s_one : s_in + (q == 2 ? 0 : CH * SP);
+    const int pbs = q < 2 ? 0 : SP;
+
+    const unsigned u0 = (unsigned)((unsigned long long)blockIdx.x * units / gridDim.x);
+    const unsigned u1 = (unsigned)((unsigned long long)(blockIdx.x + 1) * units / gridDim.x);
+    int strip = (int)(u0 / cps), ch = (int)(u0 - (unsigned)strip * cps);
+    bool fresh = true; /* the window's first ten rows are still to be made */
+    for (unsigned u = u0; u < u1; u++) {
+        const int c0 = strip * TW, y0 = ch * CH;
+        /* Pass 0, on a new strip: the horizontal sums of its first ten
+         * window rows, into the rows that the copy moves to the top. Pass
+         * 1: the chunk's CH new rows. */
+        for (int pass = fresh ? 0 : 1; pass < 2; pass++) {
+            const int nrows = pass ? CH : WIN - 1;
+            stage_rows<P, SNT>(r, rp, d, dp, inv_d, vec, W, H, c0, y0 + (pass ? WIN - 1 : 0),
+                               nrows, CH, s_in);
+            __syncthreads();
+            if (pass) {
+                /* The window's first ten rows: the last ten of the one before. */
+#pragma unroll
+                for (int i = 0; i < WIN - 1; i++)
+                    hq[i * HP + lane] = hq[(CH + i) * HP + lane];
+                __syncwarp();
+            }
+            if (lane < nrows)
+                hrow<TW>(pa + lane * SP, pb + lane * pbs, hq + ((pass ? WIN - 1 : CH) + lane) * HP,
+                         g6);
+            if (!pass)
+                __syncthreads(); /* the staging of pass 1 reuses s_in */
+        }
+        fresh = false;
+        __syncwarp();
+        vcol<CH>(hq + lane, hq + lane, g6);
+        __syncthreads();
+        /* Combine: chunk row it / TW, column lane. */
+#pragma unroll 1
+        for (int it = threadIdx.x; it < CH * TW; it += SNT) {
+            const int j = it / TW, o = y0 + j, x = c0 + lane;
+            if (x < Wo && o < Ho) {
+                const float *v = s_h + j * HP + lane;
+                const long long idx = (long long)o * Wo + x;
+                const Terms tm = combine<PROBE>(v[0], v[WR * HP], v[2 * WR * HP],
+                                                v[3 * WR * HP], v[4 * WR * HP], k);
+                const double wt = weight_of(n - idx);
+                accumulate<NQ>(tm, sum, asum, terms, idx, tq);
+                wsum[0] = __dadd_rn(wsum[0], __dmul_rn(fabs(tm.t), wt));
+                if constexpr (NQ == 4) {
+                    wsum[1] = __dadd_rn(wsum[1], __dmul_rn(fabs(tm.l), wt));
+                    wsum[2] = __dadd_rn(wsum[2], __dmul_rn(fabs(tm.c), wt));
+                    wsum[3] = __dadd_rn(wsum[3], __dmul_rn(fabs(tm.s), wt));
+                }
+            }
+        }
+        if (++ch == (int)cps) {
+            ch = 0;
+            strip++;
+            fresh = true;
+        }
+    }
+
+    const unsigned nb = gridDim.x;
+    if (block_record<NQ, SNT>(sum, asum, wsum, partials, out ? counter : nullptr, nb)) {
         __syncthreads();
         final_means<PROBE>(partials, nb, NQ, (double)n, depth, out,
                            reinterpret_cast<double *>(smem4));
@@ -826,7 +1084,7 @@ __global__ void k_terms_partials(const double *__restrict__ terms, unsigned long
             asum[0] = __dadd_rn(asum[0], fabs(terms[idx]));
         }
     }
-    block_record<1, 32>(sum, asum, (double)(long long)(n - first), partials, nullptr, 0);
+    block_record_w<1, 32>(sum, asum, (double)(long long)(n - first), partials, nullptr, 0);
 }
 
 __global__ void __launch_bounds__(FIN)
@@ -835,13 +1093,6 @@ __global__ void __launch_bounds__(FIN)
 {
     __shared__ double sh[FIN / 32 * REC];
     final_means<false>(partials, nblocks, nq, n, depth, out, sh);
-}
-
-/* Shapes 2.. exist for 8-bit pictures and f32 planes without l, c, s. */
-template <typename P, int NQ>
-constexpr bool all_shapes()
-{
-    return NQ == 1 && sizeof(P) != 2;
 }
 
 template <typename P, int NQ, int S>
@@ -858,6 +1109,21 @@ cudaError_t launch_tile_shape(const SsimCudaPlan *p, const void *ref, size_t rp,
 }
 
 template <typename P, int NQ>
+cudaError_t launch_strip(const SsimCudaPlan *p, const void *ref, size_t rp,
+                               const void *dist, size_t dp, float inv_d, double *partials,
+                               SsimCudaOut *out, double *terms, int tq, cudaStream_t st)
+{
+    unsigned *counter = reinterpret_cast<unsigned *>(partials + (size_t)p->nparts * REC);
+    const size_t q = 4 * sizeof(P); /* a staged quad */
+    const int vec = (uintptr_t)ref % q == 0 && (uintptr_t)dist % q == 0 && rp % q == 0 &&
+                    dp % q == 0;
+    k_strip<P, NQ, false><<<p->grid_x, SNT, strip_smem(), st>>>(
+        (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), inv_d, vec, (int)p->W,
+        (int)p->H, p->units, p->cps, p->k, p->depth, partials, counter, out, terms, tq);
+    return cudaGetLastError();
+}
+
+template <typename P, int NQ>
 cudaError_t launch_tile(const SsimCudaPlan *p, const void *ref, size_t rp, const void *dist,
                         size_t dp, float inv_d, double *partials, SsimCudaOut *out,
                         double *terms, int tq, cudaStream_t st)
@@ -868,15 +1134,7 @@ cudaError_t launch_tile(const SsimCudaPlan *p, const void *ref, size_t rp, const
         return SSIM_LAUNCH(0);
     if (p->shape == 1)
         return SSIM_LAUNCH(1);
-    if constexpr (all_shapes<P, NQ>()) {
-        if (p->shape == 2)
-            return SSIM_LAUNCH(2);
-        if (p->shape == 3)
-            return SSIM_LAUNCH(3);
-        if (p->shape == 4)
-            return SSIM_LAUNCH(4);
-    }
-    return cudaErrorInvalidConfiguration; /* a benchmark shape this input has not */
+    return launch_strip<P, NQ>(p, ref, rp, dist, dp, inv_d, partials, out, terms, tq, st);
 #undef SSIM_LAUNCH
 }
 
@@ -889,18 +1147,14 @@ cudaError_t allow_smem()
 }
 
 template <typename P, int NQ>
-cudaError_t prepare_tiles()
+cudaError_t prepare_kernels()
 {
     cudaError_t e = allow_smem<P, NQ, 0>();
     if (e == cudaSuccess)
         e = allow_smem<P, NQ, 1>();
-    if constexpr (all_shapes<P, NQ>()) {
-        /* Benchmark shapes: a device short of shared memory for one of
-         * them only loses that comparison (the error is not sticky). */
-        if (allow_smem<P, NQ, 2>() != cudaSuccess || allow_smem<P, NQ, 3>() != cudaSuccess ||
-            allow_smem<P, NQ, 4>() != cudaSuccess)
-            (void)cudaGetLastError();
-    }
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(k_strip<P, NQ, false>,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)strip_smem());
     return e;
 }
 
@@ -941,8 +1195,8 @@ extern "C" __global__ void ssim_fma_probe_combine(const double *__restrict__ a,
     const int i = threadIdx.x;
     o[4 * i] = __ddiv_rn(a[4 * i], a[4 * i + 1]);
     o[4 * i + 1] = __ddiv_rn(a[4 * i + 2], a[4 * i + 3]);
-    o[4 * i + 2] = (double)__double2float_rn(__dsqrt_rn(a[4 * i + 2]));
     f[i] = __fdiv_rn(f[i], f[i + 32]);
+    f[i + 64] = __fsqrt_rn(f[i + 64]);
 }
 
 extern "C" __global__ void ssim_fma_probe_finalize(const double *__restrict__ a,
@@ -958,22 +1212,37 @@ extern "C" {
 static void shape(SsimCudaPlan *p, int s)
 {
     const unsigned Wo = p->W - (WIN - 1), Ho = p->H - (WIN - 1);
-    const Shape sh = SHAPES[s];
+    unsigned nt, per_thread;
     p->shape = s;
-    p->th = (unsigned)sh.th;
-    p->grid_x = ceil_div(Wo, TW);
-    p->grid_y = ceil_div(Ho, (unsigned)sh.th);
+    if (s < NSHAPES) {
+        const Shape sh = SHAPES[s];
+        nt = (unsigned)sh.nt;
+        p->th = (unsigned)sh.th;
+        p->grid_x = ceil_div(Wo, TW);
+        p->grid_y = ceil_div(Ho, p->th);
+        p->units = p->cps = 0;
+        /* one combine item takes R outputs, or one with split items */
+        const unsigned items = sh.qsplit ? p->th * TW : TW * (p->th / (unsigned)sh.r);
+        per_thread = ceil_div(items, nt) * (sh.qsplit ? 1u : (unsigned)sh.r);
+    } else {
+        /* Chunks strip by strip, dealt in equal runs to the blocks of one
+         * full wave (or fewer blocks on small planes). */
+        nt = SNT;
+        p->th = CH;
+        p->cps = ceil_div(Ho, CH);
+        p->units = ceil_div(Wo, TW) * p->cps;
+        const unsigned slots = (unsigned)p->sm_count * SBLOCKS;
+        p->grid_x = p->units < slots ? p->units : slots;
+        p->grid_y = 1;
+        per_thread = ceil_div(CH * TW, nt) * ceil_div(p->units, p->grid_x);
+    }
     p->nparts = p->grid_x * p->grid_y;
-    /* Longest chain of additions a term goes through: its thread's terms
-     * (one per combine item it takes: R outputs each, or one with split
-     * items), the 5-level warp butterfly, the other warps of the block one
-     * after the other, the strided sums and the FIN_LEVELS additions of the
-     * final reduction, and slack. */
-    const unsigned items = sh.qsplit ? (unsigned)(sh.th * TW) : (unsigned)(TW * (sh.th / sh.r));
-    const double per_thread =
-        (double)ceil_div(items, (unsigned)sh.nt) * (sh.qsplit ? 1.0 : (double)sh.r);
-    p->depth = per_thread + 5.0 + (double)(sh.nt / 32 - 1) + (double)ceil_div(p->nparts, FIN) +
-               (double)FIN_LEVELS + 2.0;
+    /* Longest chain of additions a term goes through: its thread's terms,
+     * the 5-level warp butterfly, the other warps of the block one after
+     * the other, the strided sums and the FIN_LEVELS additions of the final
+     * reduction, and slack. */
+    p->depth = (double)per_thread + 5.0 + (double)(nt / 32 - 1) +
+               (double)ceil_div(p->nparts, FIN) + (double)FIN_LEVELS + 2.0;
 }
 
 void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, int scale,
@@ -987,19 +1256,26 @@ void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, 
     p->H = scale > 1 ? h / (unsigned)scale + (h & 1u) : h;
     p->nq = lcs ? 4 : 1;
     p->k = *k;
-    p->k.wmul = 1u << 29;
+    p->k.c1d = (double)k->c1;
+    p->k.c2d = (double)k->c2;
     p->sm_count = sm_count > 0 ? sm_count : 1;
-    /* Tall tiles waste the least (10 halo rows each) where they still give
-     * every multiprocessor two blocks; small planes take small tiles,
-     * where the time is latency, not work. */
+    /* Large planes: strips, where every horizontal sum is made once and the
+     * chunks deal out evenly (at least 8 to a block: one more on some
+     * blocks costs at most an eighth). Then tall tiles (10 halo rows each)
+     * where they still give every multiprocessor two blocks; small planes
+     * take small tiles, where the time is latency, not work. */
     const unsigned Wo = p->W - (WIN - 1), Ho = p->H - (WIN - 1);
+    const unsigned long long chunks = (unsigned long long)ceil_div(Wo, TW) * ceil_div(Ho, CH);
     const unsigned long long tall = (unsigned long long)ceil_div(Wo, TW) * ceil_div(Ho, 48);
-    shape(p, tall >= 2ull * (unsigned)p->sm_count ? 1 : 0);
+    if (chunks >= 8ull * SBLOCKS * (unsigned)p->sm_count)
+        shape(p, NSHAPES);
+    else
+        shape(p, tall >= 2ull * (unsigned)p->sm_count ? 1 : 0);
 }
 
 int vmaf_ssim_cuda_plan_override(SsimCudaPlan *p, int s)
 {
-    if (s < 0 || s >= NSHAPES)
+    if (s < 0 || s > NSHAPES)
         return -1;
     shape(p, s);
     return 0;
@@ -1007,7 +1283,7 @@ int vmaf_ssim_cuda_plan_override(SsimCudaPlan *p, int s)
 
 int vmaf_ssim_cuda_shapes(void)
 {
-    return NSHAPES;
+    return NSHAPES + 1; /* the tile shapes, then the strips */
 }
 
 size_t vmaf_ssim_cuda_partials_bytes(const SsimCudaPlan *p)
@@ -1018,25 +1294,27 @@ size_t vmaf_ssim_cuda_partials_bytes(const SsimCudaPlan *p)
 
 cudaError_t vmaf_ssim_cuda_prepare(void)
 {
-    cudaError_t e = prepare_tiles<uint8_t, 1>();
+    cudaError_t e = prepare_kernels<uint8_t, 1>();
     if (e == cudaSuccess)
-        e = prepare_tiles<uint8_t, 4>();
+        e = prepare_kernels<uint8_t, 4>();
     if (e == cudaSuccess)
-        e = prepare_tiles<uint16_t, 1>();
+        e = prepare_kernels<uint16_t, 1>();
     if (e == cudaSuccess)
-        e = prepare_tiles<uint16_t, 4>();
+        e = prepare_kernels<uint16_t, 4>();
     if (e == cudaSuccess)
-        e = prepare_tiles<float, 1>();
+        e = prepare_kernels<float, 1>();
     if (e == cudaSuccess)
-        e = prepare_tiles<float, 4>();
+        e = prepare_kernels<float, 4>();
     return e;
 }
 
-/* Never called: takes the address of the probe instance so that it is
- * compiled (test/cuda/check_sass.sh reads it). */
+/* Never called: takes the addresses of the probe instances so that they
+ * are compiled (test/cuda/check_sass.sh reads them). */
 void *vmaf_ssim_cuda_probe_kernels(void)
 {
-    return (void *)k_tile<uint16_t, 4, 1, true>;
+    static void *const probes[] = {(void *)k_tile<uint16_t, 4, 1, true>,
+                                   (void *)k_strip<uint16_t, 4, true>};
+    return (void *)probes;
 }
 
 cudaError_t vmaf_ssim_cuda_decimate(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
