@@ -66,7 +66,7 @@ static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, i
     k.c2 = VMAF_SSIM_C2;
     k.c3 = VMAF_SSIM_C3;
     SsimCudaPlan p;
-    vmaf_ssim_cuda_plan(&p, w, h, bpc, scale, 0, cu->sm_count, &k);
+    vmaf_ssim_cuda_plan(&p, w, h, bpc, scale, 0, cu->sm_count, cu->cc_major, &k);
     if (shape >= 0 && vmaf_ssim_cuda_plan_override(&p, shape)) {
         fprintf(stderr, "no launch shape %d\n", shape);
         exit(1);

@@ -183,6 +183,7 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
     }
     snprintf(s->name, sizeof(s->name), "device %d (%s)", s->device, prop.name);
     s->sm_count = prop.multiProcessorCount;
+    s->cc_major = prop.major;
     vmaf_info("cuda: using %s, compute capability %d.%d", s->name, prop.major, prop.minor);
     *cu_state = s;
     return 0;

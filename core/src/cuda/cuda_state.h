@@ -37,6 +37,7 @@ struct VmafCudaState {
     bool own_primary;  /* ctx is the retained primary context */
     char name[300];    /* device name, for messages */
     int sm_count;
+    int cc_major; /* compute capability */
     VmafCuCtxPushCurrent push;
     VmafCuCtxPopCurrent pop;
     VmafCuDevicePrimaryCtxRelease primary_release;

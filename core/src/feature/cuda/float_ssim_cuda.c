@@ -208,7 +208,7 @@ static int init(VmafFex *fex)
     k.c2 = VMAF_SSIM_C2;
     k.c3 = VMAF_SSIM_C3;
     vmaf_ssim_cuda_plan(&st->plan, fex->w, fex->h, fex->bpc, st->eff_scale, st->enable_lcs,
-                        st->cu->sm_count, &k);
+                        st->cu->sm_count, st->cu->cc_major, &k);
     const int forced = atomic_load(&force_shape);
     if (forced >= 0)
         (void)vmaf_ssim_cuda_plan_override(&st->plan, forced);

@@ -43,13 +43,16 @@ typedef struct SsimCudaPlan {
     unsigned nparts;     /* block records (one per block) */
     unsigned units, cps; /* strip kernel: chunks in all, chunks a strip */
     int sm_count;
+    int pdl;             /* the device has programmatic dependent launch */
     double depth;        /* additions on any path of the parallel sum */
     SsimCudaConsts k;
 } SsimCudaPlan;
 
-/* Fills a plan; sm_count shapes the grid. */
+/* Fills a plan; sm_count shapes the grid; cc_major >= 9 lets the SSIM
+ * kernel launch while the decimation finishes (programmatic dependent
+ * launch). */
 void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, int scale,
-                         int lcs, int sm_count, const SsimCudaConsts *k);
+                         int lcs, int sm_count, int cc_major, const SsimCudaConsts *k);
 
 /* Forces a launch shape (benchmarks): 0 .. vmaf_ssim_cuda_shapes() - 1.
  * Returns 0, or -1 for an unknown shape. */
@@ -60,7 +63,7 @@ int vmaf_ssim_cuda_shapes(void);
  * allocating: the last block of every frame resets its counter. */
 size_t vmaf_ssim_cuda_partials_bytes(const SsimCudaPlan *p);
 
-/* Lets the tile kernels use the shared memory they need, on the current
+/* Lets the SSIM kernels use the shared memory they need, on the current
  * device; call once per device before the first frame. */
 cudaError_t vmaf_ssim_cuda_prepare(void);
 

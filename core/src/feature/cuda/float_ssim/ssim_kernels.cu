@@ -10,20 +10,26 @@
  * the CPU gets (a test counts them against probe kernels holding just
  * those operations).
  *
- * Kernels (docs/adr/0103-cuda-tile-kernel.md):
- *   k_decimate  box low-pass + decimation (scale > 1) for power-of-two
- *               scales: one thread per output, integer sums of the window
- *               (exact, as the CPU's f64 sum is), 32-bit words and byte dot
- *               products.
- *   k_decimate_rows  the same for the other scales: f32 products widened
- *               and summed in f64 (exact, so in any order).
- *   k_tile      one 32-column tile of output rows per block: stages the
- *               input tile in shared memory, the horizontal pass of every
- *               tile row into shared memory, the vertical pass, the
- *               per-pixel combine, a block record of the frame sums, and in
- *               the last block to finish the frame means, proven equal to
- *               the CPU's sequential sums (docs/adr/0102-exact-frame-mean.md)
- *               or a redo flag.
+ * Kernels (docs/adr/0103-cuda-tile-kernel.md, docs/adr/0104-cuda-strip-kernel.md):
+ *   k_decimate_pow2  box low-pass + decimation (scale > 1) at the scales 4
+ *               and 8: one thread per output, integer sums of the window
+ *               (exact, as the CPU's f64 sum is) from aligned 32-bit words
+ *               and byte dot products, every load of a window in flight at
+ *               once, the picture's edges included.
+ *   k_decimate  the same for the other power-of-two scales, and for rows
+ *               that do not allow aligned words.
+ *   k_decimate_rows  the other scales: f32 products widened and summed in
+ *               f64 (exact, so in any order).
+ *   k_strip     large planes: a block walks 32-column strips in 32-row
+ *               chunks, each horizontal sum made once; one warp a quantity
+ *               streams both Gaussian passes; then the per-pixel combine.
+ *   k_tile      smaller planes: one 32-column tile of output rows per block
+ *               (input tile, horizontal pass, vertical pass and combine in
+ *               shared memory).
+ *   Both end with a block record of the frame sums and, in the last block
+ *   to finish, the frame means, proven equal to the CPU's sequential sums
+ *   (docs/adr/0102-exact-frame-mean.md) or a redo flag; both start, on
+ *   compute capability 9 and up, while the decimation before them ends.
  *   k_finalize, k_terms_partials  the same reduction on given terms (tests).
  */
 #include <stdint.h>
@@ -95,6 +101,23 @@ __device__ __forceinline__ float int_f32(unsigned p)
     return __fsub_rn(__uint_as_float(0x4B000000u | p), 8388608.0f);
 }
 
+/* Programmatic dependent launch (compute capability 9 and up): the SSIM
+ * kernels wait here until the decimation before them has finished and its
+ * writes are visible (at once when launched without the attribute), and the
+ * decimation lets them launch as soon as its own blocks are all running. */
+__device__ __forceinline__ void wait_for_inputs()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+#endif
+}
+__device__ __forceinline__ void let_dependents_launch()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
 /* One reflection without repeating the edge, as the CPU does. */
 __device__ __forceinline__ int mirror(int i, int n)
 {
@@ -157,19 +180,18 @@ struct WinSum {
 };
 
 /* Power-of-two s. NW > 0: at most NW words per window row, all taken
- * unrolled with their selectors made once; 0: any width, in a loop. S > 0:
- * the scale is S, known to the compiler (the common 4 and 8: rows and
- * masks unrolled and folded). */
-template <typename P, int NW, int S>
-__global__ void __launch_bounds__(256, min_blocks(256, NW == 2 ? 8 : 4)) /* 4K: one wave */
+ * unrolled with their selectors made once; 0: any width, in a loop. */
+template <typename P, int NW>
+__global__ void __launch_bounds__(256, min_blocks(256, NW == 2 ? 8 : 4))
     k_decimate(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp, int w,
                int h, int s_run, float post, int vec, float *__restrict__ out_r,
                float *__restrict__ out_d, size_t op, int W, int H)
 {
+    let_dependents_launch();
     using WS = WinSum<P>;
     constexpr int SPW = WS::SPW;
     constexpr int BATCH = 4; /* window rows whose loads are in flight together */
-    const int s = S > 0 ? S : s_run;
+    const int s = s_run;
     const int X = blockIdx.x * 32 + threadIdx.x, Y = blockIdx.y * 8 + threadIdx.y;
     if (X >= W || Y >= H)
         return;
@@ -203,7 +225,7 @@ __global__ void __launch_bounds__(256, min_blocks(256, NW == 2 ? 8 : 4)) /* 4K: 
                         base + (size_t)(rows_inside ? yy : mirror(yy, h)) * wpitch;
 #pragma unroll
                     for (int j = 0; j < NW; j++)
-                        wd[b][j] = (S > 0 || v + b < s) && j < nw ? row[j] : 0u;
+                        wd[b][j] = v + b < s && j < nw ? row[j] : 0u;
                 }
 #pragma unroll
                 for (int b = 0; b < BATCH; b++)
@@ -234,6 +256,108 @@ __global__ void __launch_bounds__(256, min_blocks(256, NW == 2 ? 8 : 4)) /* 4K: 
     (blockIdx.z ? out_d : out_r)[(size_t)Y * op + X] = __fmul_rn(__uint2float_rn(acc.i), post);
 }
 
+/* Words [0, NW) of the S window rows from y0 on (base: the first word of
+ * the picture's row 0), samples FIRST .. LAST of the first and last words,
+ * each sample counted TIMES times. Rows inside the picture: all loads in
+ * flight together (one memory round trip) from a pointer that only moves
+ * down; mirrored rows (the first and last output rows): half a window at a
+ * time. */
+template <typename P, int S, int NW, int FIRST, int LAST, int TIMES>
+__device__ __forceinline__ void window_rows(WinSum<P> &acc, const unsigned *base, size_t wpitch,
+                                            int y0, int h)
+{
+    using WS = WinSum<P>;
+    constexpr int SPW = WS::SPW;
+    if (y0 >= 0 && y0 + S <= h) {
+        unsigned wd[S][NW];
+        const unsigned *q = base + (size_t)y0 * wpitch;
+#pragma unroll
+        for (int v = 0; v < S; v++) {
+#pragma unroll
+            for (int j = 0; j < NW; j++)
+                wd[v][j] = q[j];
+            q += wpitch;
+        }
+#pragma unroll
+        for (int v = 0; v < S; v++)
+#pragma unroll
+            for (int j = 0; j < NW; j++)
+#pragma unroll
+                for (int t = 0; t < TIMES; t++)
+                    acc.add_word(wd[v][j], WS::select(j == 0 ? FIRST : 0,
+                                                      j == NW - 1 ? LAST : SPW - 1));
+    } else {
+#pragma unroll 1
+        for (int v0 = 0; v0 < S; v0 += S / 2) {
+            unsigned wd[S / 2][NW];
+#pragma unroll
+            for (int v = 0; v < S / 2; v++) {
+                const unsigned *q = base + (size_t)mirror(y0 + v0 + v, h) * wpitch;
+#pragma unroll
+                for (int j = 0; j < NW; j++)
+                    wd[v][j] = q[j];
+            }
+#pragma unroll
+            for (int v = 0; v < S / 2; v++)
+#pragma unroll
+                for (int j = 0; j < NW; j++)
+#pragma unroll
+                    for (int t = 0; t < TIMES; t++)
+                        acc.add_word(wd[v][j], WS::select(j == 0 ? FIRST : 0,
+                                                          j == NW - 1 ? LAST : SPW - 1));
+        }
+    }
+}
+
+/* The common automatic scales (4 and 8) of pictures whose rows allow
+ * aligned 32-bit words: the window of output X starts at X * S - S / 2, so
+ * its offset within a word, its words and their selectors are known to the
+ * compiler. A warp waits for its slowest thread, so the first column
+ * (lane 0 of a whole column of warps) takes words too: its window
+ * [-S/2, S/2) mirrors onto samples [0, S/2), each counted twice. Only the
+ * last column of an odd width can reach past the right edge: sample by
+ * sample, mirrored. */
+template <typename P, int S>
+__global__ void __launch_bounds__(256, min_blocks(256, S * (int)sizeof(P) <= 8 ? 8 : 4))
+    k_decimate_pow2(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp,
+                    int w, int h, float post, float *__restrict__ out_r,
+                    float *__restrict__ out_d, size_t op, int W, int H)
+{
+    let_dependents_launch();
+    using WS = WinSum<P>;
+    constexpr int SPW = WS::SPW;
+    constexpr int OFF = (SPW - (S / 2) % SPW) % SPW; /* first sample's place in its word */
+    constexpr int NWW = (OFF + S + SPW - 1) / SPW;    /* words a window row spans */
+    constexpr int NWL = (S / 2 + SPW - 1) / SPW;      /* words of the first column's half */
+    const int X = blockIdx.x * 32 + threadIdx.x, Y = blockIdx.y * 8 + threadIdx.y;
+    if (X >= W || Y >= H)
+        return;
+    const P *src = blockIdx.z ? d : r;
+    const size_t pitch = blockIdx.z ? dp : rp;
+    const size_t wpitch = pitch / SPW;
+    const unsigned *row0 = reinterpret_cast<const unsigned *>(src);
+    const int x0 = X * S - S / 2, y0 = Y * S - S / 2;
+    WS acc;
+    if (x0 >= 0 && (x0 / SPW + NWW) * SPW <= w) {
+        window_rows<P, S, NWW, OFF, (OFF + S - 1) % SPW, 1>(acc, row0 + x0 / SPW, wpitch, y0, h);
+    } else if (X == 0 && NWL * SPW <= w) {
+        window_rows<P, S, NWL, 0, (S / 2 - 1) % SPW, 2>(acc, row0, wpitch, y0, h);
+    } else {
+#pragma unroll 1
+        for (int v = 0; v < S; v++) {
+            const P *row = src + (size_t)mirror(y0 + v, h) * pitch;
+            unsigned smp[S];
+#pragma unroll
+            for (int u = 0; u < S; u++)
+                smp[u] = row[mirror(x0 + u, w)];
+#pragma unroll
+            for (int u = 0; u < S; u++)
+                acc.i += smp[u];
+        }
+    }
+    (blockIdx.z ? out_d : out_r)[(size_t)Y * op + X] = __fmul_rn(__uint2float_rn(acc.i), post);
+}
+
 /* Other s: one thread per output walks its window row by row; the rows go
  * into two chains (even and odd) to halve the latency of the dependent
  * additions, which the exact sums allow. */
@@ -243,6 +367,7 @@ __global__ void k_decimate_rows(const P *__restrict__ r, size_t rp, const P *__r
                                 float *__restrict__ out_r, float *__restrict__ out_d, size_t op,
                                 int W, int H)
 {
+    let_dependents_launch();
     const int X = blockIdx.x * blockDim.x + threadIdx.x;
     const int Y = blockIdx.y * blockDim.y + threadIdx.y;
     if (X >= W || Y >= H)
@@ -270,14 +395,14 @@ __global__ void k_decimate_rows(const P *__restrict__ r, size_t rp, const P *__r
     out[(size_t)Y * op + X] = narrow(__dadd_rn(acc[0], acc[1]));
 }
 
-template <typename P, int NW, int S = 0>
+template <typename P, int NW>
 void launch_decimate(const SsimCudaPlan *p, const void *ref, size_t rp, const void *dist,
                      size_t dp, int vec, float post, float *dref, float *ddist, size_t op,
                      cudaStream_t st)
 {
     const dim3 block(32, 8);
     const dim3 grid(ceil_div(p->W, 32), ceil_div(p->H, 8), 2);
-    k_decimate<P, NW, S><<<grid, block, 0, st>>>(
+    k_decimate<P, NW><<<grid, block, 0, st>>>(
         (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), (int)p->w, (int)p->h,
         p->scale, post, vec, dref, ddist, op, (int)p->W, (int)p->H);
 }
@@ -310,13 +435,18 @@ void launch_decimate_any(const SsimCudaPlan *p, const void *ref, size_t rp, cons
         const int nw = (x0 + s - 1) / SPW - x0 / SPW + 1;
         words = nw > words ? nw : words;
     }
-    if (s == 4 && words <= 2)
-        launch_decimate<P, 2, 4>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
-    else if (s == 8 && words <= 2)
-        launch_decimate<P, 2, 8>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
-    else if (s == 8 && words <= 4)
-        launch_decimate<P, 4, 8>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
-    else if (words <= 2)
+    if (vec && (s == 4 || s == 8)) {
+        const dim3 block(32, 8);
+        const dim3 grid(ceil_div(p->W, 32), ceil_div(p->H, 8), 2);
+        if (s == 4)
+            k_decimate_pow2<P, 4><<<grid, block, 0, st>>>(
+                (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), (int)p->w,
+                (int)p->h, post, dref, ddist, op, (int)p->W, (int)p->H);
+        else
+            k_decimate_pow2<P, 8><<<grid, block, 0, st>>>(
+                (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), (int)p->w,
+                (int)p->h, post, dref, ddist, op, (int)p->W, (int)p->H);
+    } else if (words <= 2)
         launch_decimate<P, 2>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
     else if (words <= 4)
         launch_decimate<P, 4>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
@@ -680,6 +810,7 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
     for (int q = 0; q < NQ; q++)
         sum[q] = asum[q] = 0.0;
 
+    wait_for_inputs();
     stage<P, IH, NT>(r, rp, d, dp, inv_d, W, H, c0, o0, s_in);
     __syncthreads();
 
@@ -1005,6 +1136,7 @@ __global__ void __launch_bounds__(SNT, min_blocks(SNT, SBLOCKS))
 
     const unsigned u0 = (unsigned)((unsigned long long)blockIdx.x * units / gridDim.x);
     const unsigned u1 = (unsigned)((unsigned long long)(blockIdx.x + 1) * units / gridDim.x);
+    wait_for_inputs();
     int strip = (int)(u0 / cps), ch = (int)(u0 - (unsigned)strip * cps);
     bool fresh = true; /* the window's first ten rows are still to be made */
     for (unsigned u = u0; u < u1; u++) {
@@ -1095,17 +1227,39 @@ __global__ void __launch_bounds__(FIN)
     final_means<false>(partials, nblocks, nq, n, depth, out, sh);
 }
 
+/* The SSIM kernels' launch: with programmatic dependent launch (compute
+ * capability 9 and up) the blocks start while the decimation before them
+ * finishes, and wait for its writes in the kernel
+ * (cudaGridDependencySynchronize). */
+cudaLaunchConfig_t launch_config(const SsimCudaPlan *p, dim3 grid, unsigned threads, size_t smem,
+                                 cudaStream_t st, cudaLaunchAttribute *attr)
+{
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = dim3(threads);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = st;
+    if (p->pdl) {
+        attr->id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr->val.programmaticStreamSerializationAllowed = 1;
+        cfg.attrs = attr;
+        cfg.numAttrs = 1;
+    }
+    return cfg;
+}
+
 template <typename P, int NQ, int S>
 cudaError_t launch_tile_shape(const SsimCudaPlan *p, const void *ref, size_t rp,
                               const void *dist, size_t dp, float inv_d, double *partials,
                               SsimCudaOut *out, double *terms, int tq, cudaStream_t st)
 {
     unsigned *counter = reinterpret_cast<unsigned *>(partials + (size_t)p->nparts * REC);
-    k_tile<P, NQ, S, false><<<dim3(p->grid_x, p->grid_y), SHAPES[S].nt, tile_smem(SHAPES[S]),
-                              st>>>((const P *)ref, rp / sizeof(P), (const P *)dist,
-                                    dp / sizeof(P), inv_d, (int)p->W, (int)p->H, p->k, p->depth,
-                                    partials, counter, out, terms, tq);
-    return cudaGetLastError();
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg =
+        launch_config(p, dim3(p->grid_x, p->grid_y), SHAPES[S].nt, tile_smem(SHAPES[S]), st, &attr);
+    return cudaLaunchKernelEx(&cfg, k_tile<P, NQ, S, false>, (const P *)ref, rp / sizeof(P),
+                              (const P *)dist, dp / sizeof(P), inv_d, (int)p->W, (int)p->H, p->k,
+                              p->depth, partials, counter, out, terms, tq);
 }
 
 template <typename P, int NQ>
@@ -1117,10 +1271,13 @@ cudaError_t launch_strip(const SsimCudaPlan *p, const void *ref, size_t rp,
     const size_t q = 4 * sizeof(P); /* a staged quad */
     const int vec = (uintptr_t)ref % q == 0 && (uintptr_t)dist % q == 0 && rp % q == 0 &&
                     dp % q == 0;
-    k_strip<P, NQ, false><<<p->grid_x, SNT, strip_smem(), st>>>(
-        (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), inv_d, vec, (int)p->W,
-        (int)p->H, p->units, p->cps, p->k, p->depth, partials, counter, out, terms, tq);
-    return cudaGetLastError();
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg =
+        launch_config(p, dim3(p->grid_x), SNT, strip_smem(), st, &attr);
+    return cudaLaunchKernelEx(&cfg, k_strip<P, NQ, false>, (const P *)ref, rp / sizeof(P),
+                              (const P *)dist, dp / sizeof(P), inv_d, vec, (int)p->W, (int)p->H,
+                              p->units, p->cps, p->k, p->depth, partials, counter, out, terms,
+                              tq);
 }
 
 template <typename P, int NQ>
@@ -1246,8 +1403,9 @@ static void shape(SsimCudaPlan *p, int s)
 }
 
 void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, int scale,
-                         int lcs, int sm_count, const SsimCudaConsts *k)
+                         int lcs, int sm_count, int cc_major, const SsimCudaConsts *k)
 {
+    p->pdl = cc_major >= 9;
     p->w = w;
     p->h = h;
     p->bpc = bpc;
