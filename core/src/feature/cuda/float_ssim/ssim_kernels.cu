@@ -934,15 +934,12 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
     }
 }
 
-/* ---- the streaming tile kernel ------------------------------------------------
- * The same tile (TW columns, TH output rows, TH + 10 staged rows), with the
- * passes streamed: an item takes a whole tile row (horizontal) or a whole
- * column segment (vertical) of one quantity and walks its inputs in order.
- * Each input is multiplied by each of the six distinct taps once
- * (g[u] == g[10 - u]) and every product goes to the outputs that use it:
- * about 6 + 30 / N products an output instead of 11, and at most 11 sums
- * live. The warps of a quantity take its items, so the quantity is uniform
- * across a warp. */
+/* ---- streamed Gaussian passes (the strip kernel's) -----------------------------
+ * A thread takes a whole row (horizontal) or column (vertical) of outputs of
+ * one quantity and walks its inputs in order. Each input is multiplied by
+ * each of the six distinct taps once (g[u] == g[10 - u]) and every product
+ * goes to the outputs that use it: 6 + 30 / N products an output instead of
+ * 11, and at most 11 sums live. */
 
 /* One pass over N consecutive outputs: input i (src(i), ascending) goes to
  * the outputs i - u, u = 0..10, at tap u, so each output still adds its taps
@@ -1028,8 +1025,9 @@ __device__ __forceinline__ void vcol(const float *in, float *out, const float *g
 
 /* Stages nrows input rows of both planes from picture row y on (rows past
  * the picture clamped to its last), columns c0 .. c0 + SP - 1 (clamped), as
- * f32 into s_in[plane][row][SP]. Four samples a step: one aligned load when
- * they lie inside the row and vec says that pointers and pitches allow it. */
+ * f32 into s_in[plane][row][SP], planes rows_cap rows apart. Four samples a
+ * step: one aligned load when they lie inside the row and vec says that
+ * pointers and pitches allow it. */
 template <typename P, int NT>
 __device__ __forceinline__ void stage_rows(const P *__restrict__ r, size_t rp,
                                            const P *__restrict__ d, size_t dp, float inv_d,
@@ -1414,8 +1412,6 @@ void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, 
     p->H = scale > 1 ? h / (unsigned)scale + (h & 1u) : h;
     p->nq = lcs ? 4 : 1;
     p->k = *k;
-    p->k.c1d = (double)k->c1;
-    p->k.c2d = (double)k->c2;
     p->sm_count = sm_count > 0 ? sm_count : 1;
     /* Large planes: strips, where every horizontal sum is made once and the
      * chunks deal out evenly (at least 8 to a block: one more on some
