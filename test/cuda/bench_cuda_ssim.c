@@ -60,11 +60,7 @@ static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, i
 {
     const unsigned w = ref[0].w[0], h = ref[0].h[0], bpc = ref[0].bpc;
     SsimCudaConsts k;
-    for (int i = 0; i < SSIM_WINDOW; i++)
-        k.g[i] = vmaf_ssim_gauss[i];
-    k.c1 = VMAF_SSIM_C1;
-    k.c2 = VMAF_SSIM_C2;
-    k.c3 = VMAF_SSIM_C3;
+    vmaf_ssim_cuda_consts(&k);
     SsimCudaPlan p;
     vmaf_ssim_cuda_plan(&p, w, h, bpc, scale, 0, cu->sm_count, cu->cc_major, &k);
     if (shape >= 0 && vmaf_ssim_cuda_plan_override(&p, shape)) {

@@ -90,6 +90,18 @@ typedef struct FloatSsimCudaState {
 
 static const VmafOption options[] = SSIM_OPTIONS(FloatSsimCudaState);
 
+void vmaf_ssim_cuda_consts(SsimCudaConsts *k)
+{
+    memset(k, 0, sizeof(*k));
+    for (int i = 0; i < SSIM_WINDOW; i++)
+        k->g[i] = vmaf_ssim_gauss[i];
+    k->c1 = VMAF_SSIM_C1;
+    k->c2 = VMAF_SSIM_C2;
+    k->c3 = VMAF_SSIM_C3;
+    k->c1d = (double)k->c1;
+    k->c2d = (double)k->c2;
+}
+
 /* Test hooks (float_ssim_cuda.h). */
 static atomic_bool force_redo;
 static atomic_int force_shape = -1;
@@ -202,11 +214,7 @@ static int init(VmafFex *fex)
     st->max_db = ssim_max_db(st->clip_db, fex->bpc, fex->w, fex->h);
 
     SsimCudaConsts k;
-    for (int i = 0; i < SSIM_WINDOW; i++)
-        k.g[i] = vmaf_ssim_gauss[i];
-    k.c1 = VMAF_SSIM_C1;
-    k.c2 = VMAF_SSIM_C2;
-    k.c3 = VMAF_SSIM_C3;
+    vmaf_ssim_cuda_consts(&k);
     vmaf_ssim_cuda_plan(&st->plan, fex->w, fex->h, fex->bpc, st->eff_scale, st->enable_lcs,
                         st->cu->sm_count, st->cu->cc_major, &k);
     const int forced = atomic_load(&force_shape);

@@ -28,8 +28,11 @@ typedef struct SsimCudaOut {
 typedef struct SsimCudaConsts {
     float g[11];
     float c1, c2, c3;
-    double c1d, c2d; /* c1, c2 widened (exactly), set by the plan */
+    double c1d, c2d; /* c1, c2 widened (exactly) */
 } SsimCudaConsts;
+
+/* The CPU code's constants (float_ssim_cuda.c). */
+void vmaf_ssim_cuda_consts(SsimCudaConsts *k);
 
 /* Geometry and launch shape of one frame. */
 typedef struct SsimCudaPlan {
