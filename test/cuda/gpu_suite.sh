@@ -38,17 +38,8 @@ step() { # name, log file, command...
     return $rc
 }
 
-# jansson: use the system's, else the Debian packages carried in .deb/.
-if ! pkg-config --exists jansson 2>/dev/null && ls .deb/libjansson*.deb >/dev/null 2>&1; then
-    J=/tmp/gpu_suite_jansson
-    rm -rf "$J"
-    for f in .deb/libjansson*.deb; do dpkg -x "$f" "$J"; done
-    PC="$J/usr/lib/x86_64-linux-gnu/pkgconfig"
-    sed -i "s|^prefix=.*|prefix=$J/usr|" "$PC/jansson.pc"
-    export PKG_CONFIG_PATH="$PC:${PKG_CONFIG_PATH:-}"
-    export LIBRARY_PATH="$J/usr/lib/x86_64-linux-gnu:${LIBRARY_PATH:-}"
-    export LD_LIBRARY_PATH="$J/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-fi
+# jansson: the system's, else the Debian packages carried in .deb/.
+. "$(dirname "$0")/jansson_env.sh"
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
     --format=csv >"$LOG/gpu.txt" 2>&1

@@ -21,18 +21,9 @@ export PATH="/usr/local/cuda/bin:$PATH"
 CASES=("$@")
 [ ${#CASES[@]} -eq 0 ] && CASES=("3840x2160 8 1 -1" "3840x2160 8 0 -1")
 
+# jansson: configure and the library want it; the system's or the carried .debs.
+. "$(dirname "$0")/jansson_env.sh"
 if [ ! -d "$BUILD" ]; then
-    # jansson: the CLI needs it; the benchmark does not, but configure does.
-    if ! pkg-config --exists jansson 2>/dev/null && ls .deb/libjansson*.deb >/dev/null 2>&1; then
-        J=/tmp/profile_jansson
-        rm -rf "$J"
-        for f in .deb/libjansson*.deb; do dpkg -x "$f" "$J"; done
-        PC="$J/usr/lib/x86_64-linux-gnu/pkgconfig"
-        sed -i "s|^prefix=.*|prefix=$J/usr|" "$PC/jansson.pc"
-        export PKG_CONFIG_PATH="$PC:${PKG_CONFIG_PATH:-}"
-        export LIBRARY_PATH="$J/usr/lib/x86_64-linux-gnu:${LIBRARY_PATH:-}"
-        export LD_LIBRARY_PATH="$J/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-    fi
     meson setup "$BUILD" -Dcuda=enabled -Dcuda-arch="$ARCH" -Dbuildtype=release \
         >"$LOG/configure.log" 2>&1 || { tail -20 "$LOG/configure.log"; exit 1; }
 fi

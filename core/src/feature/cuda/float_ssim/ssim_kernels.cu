@@ -256,6 +256,22 @@ __global__ void __launch_bounds__(256, min_blocks(256, NW == 2 ? 8 : 4))
     (blockIdx.z ? out_d : out_r)[(size_t)Y * op + X] = __fmul_rn(__uint2float_rn(acc.i), post);
 }
 
+/* Adds the words of NR window rows: samples FIRST .. LAST of the first and
+ * last words, each counted TIMES times. */
+template <typename P, int NR, int NW, int FIRST, int LAST, int TIMES>
+__device__ __forceinline__ void add_rows(WinSum<P> &acc, const unsigned (&wd)[NR][NW])
+{
+    constexpr int SPW = WinSum<P>::SPW;
+#pragma unroll
+    for (int v = 0; v < NR; v++)
+#pragma unroll
+        for (int j = 0; j < NW; j++)
+#pragma unroll
+            for (int t = 0; t < TIMES; t++)
+                acc.add_word(wd[v][j], WinSum<P>::select(j == 0 ? FIRST : 0,
+                                                         j == NW - 1 ? LAST : SPW - 1));
+}
+
 /* Words [0, NW) of the S window rows from y0 on (base: the first word of
  * the picture's row 0), samples FIRST .. LAST of the first and last words,
  * each sample counted TIMES times. Rows inside the picture: all loads in
@@ -266,8 +282,6 @@ template <typename P, int S, int NW, int FIRST, int LAST, int TIMES>
 __device__ __forceinline__ void window_rows(WinSum<P> &acc, const unsigned *base, size_t wpitch,
                                             int y0, int h)
 {
-    using WS = WinSum<P>;
-    constexpr int SPW = WS::SPW;
     if (y0 >= 0 && y0 + S <= h) {
         unsigned wd[S][NW];
         const unsigned *q = base + (size_t)y0 * wpitch;
@@ -278,14 +292,7 @@ __device__ __forceinline__ void window_rows(WinSum<P> &acc, const unsigned *base
                 wd[v][j] = q[j];
             q += wpitch;
         }
-#pragma unroll
-        for (int v = 0; v < S; v++)
-#pragma unroll
-            for (int j = 0; j < NW; j++)
-#pragma unroll
-                for (int t = 0; t < TIMES; t++)
-                    acc.add_word(wd[v][j], WS::select(j == 0 ? FIRST : 0,
-                                                      j == NW - 1 ? LAST : SPW - 1));
+        add_rows<P, S, NW, FIRST, LAST, TIMES>(acc, wd);
     } else {
 #pragma unroll 1
         for (int v0 = 0; v0 < S; v0 += S / 2) {
@@ -297,14 +304,7 @@ __device__ __forceinline__ void window_rows(WinSum<P> &acc, const unsigned *base
                 for (int j = 0; j < NW; j++)
                     wd[v][j] = q[j];
             }
-#pragma unroll
-            for (int v = 0; v < S / 2; v++)
-#pragma unroll
-                for (int j = 0; j < NW; j++)
-#pragma unroll
-                    for (int t = 0; t < TIMES; t++)
-                        acc.add_word(wd[v][j], WS::select(j == 0 ? FIRST : 0,
-                                                          j == NW - 1 ? LAST : SPW - 1));
+            add_rows<P, S / 2, NW, FIRST, LAST, TIMES>(acc, wd);
         }
     }
 }
