@@ -695,6 +695,35 @@ __device__ bool block_record_w(const double *sum, const double *asum, double wei
     return block_record<NQ, NT>(sum, asum, wsum, partials, counter, nblocks);
 }
 
+/* The tile kernel's pass items. hsums_to: the horizontal sums of CW
+ * outputs from their CW + 10 samples v, rounded to f32, to o (16-byte
+ * aligned). vsums_of: the vertical sums of R outputs from a column of
+ * horizontal sums (pitch HP), rounded to f32, to out. */
+template <int CW>
+__device__ __forceinline__ void hsums_to(const float *v, const float *g6, float *o)
+{
+    double acc[CW];
+    gauss<CW>(v, g6, acc);
+    float4 *o4 = reinterpret_cast<float4 *>(o);
+#pragma unroll
+    for (int j = 0; j < CW / 4; j++)
+        o4[j] = make_float4(narrow(acc[4 * j]), narrow(acc[4 * j + 1]), narrow(acc[4 * j + 2]),
+                            narrow(acc[4 * j + 3]));
+}
+template <int R>
+__device__ __forceinline__ void vsums_of(const float *col, const float *g6, float *out)
+{
+    float hv[R + WIN - 1];
+#pragma unroll
+    for (int i = 0; i < R + WIN - 1; i++)
+        hv[i] = col[i * HP];
+    double acc[R];
+    gauss<R>(hv, g6, acc);
+#pragma unroll
+    for (int i = 0; i < R; i++)
+        out[i] = narrow(acc[i]);
+}
+
 /* ---- the tile kernel ---------------------------------------------------------
  * A block computes the outputs of TW columns and TH rows. Phase 0 stages
  * the input tile. Phase 1, the horizontal pass: an item takes CW output
@@ -829,28 +858,17 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
 #pragma unroll
             for (int i = 0; i < CW + WIN - 1; i++)
                 a[i] = __fmul_rn(a[i], one ? 1.0f : b[i]);
-            double acc[CW];
-            gauss<CW>(a, g6, acc);
-            float4 *o = reinterpret_cast<float4 *>(s_h + (q * IH + rr) * HP + kk);
-#pragma unroll
-            for (int j = 0; j < CW / 4; j++)
-                o[j] = make_float4(narrow(acc[4 * j]), narrow(acc[4 * j + 1]),
-                                   narrow(acc[4 * j + 2]), narrow(acc[4 * j + 3]));
+            hsums_to<CW>(a, g6, s_h + (q * IH + rr) * HP + kk);
         }
         __syncthreads();
         /* Phase 2: one quantity of R rows of one column per item. */
         for (int it = threadIdx.x; it < 5 * N2; it += NT) {
             const int q = it / N2, m = (it % N2) / TW;
-            float hv[R + WIN - 1];
-            const float *col = s_h + (q * IH + m * R) * HP + lane;
-#pragma unroll
-            for (int i = 0; i < R + WIN - 1; i++)
-                hv[i] = col[i * HP];
-            double acc[R];
-            gauss<R>(hv, g6, acc);
+            float mv[R];
+            vsums_of<R>(s_h + (q * IH + m * R) * HP + lane, g6, mv);
 #pragma unroll
             for (int i = 0; i < R; i++)
-                s_v[(q * TH + m * R + i) * TW + lane] = narrow(acc[i]);
+                s_v[(q * TH + m * R + i) * TW + lane] = mv[i];
         }
         __syncthreads();
         /* Phase 3: combine, one output per item. */
@@ -883,13 +901,7 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
                     for (int i = 0; i < CW + WIN - 1; i++)
                         v[i] = __fmul_rn(v[i], b[i]);
                 }
-                double acc[CW];
-                gauss<CW>(v, g6, acc);
-                float4 *o = reinterpret_cast<float4 *>(s_h + (q * IH + rr) * HP + kk);
-#pragma unroll
-                for (int j = 0; j < CW / 4; j++)
-                    o[j] = make_float4(narrow(acc[4 * j]), narrow(acc[4 * j + 1]),
-                                       narrow(acc[4 * j + 2]), narrow(acc[4 * j + 3]));
+                hsums_to<CW>(v, g6, s_h + (q * IH + rr) * HP + kk);
             }
         }
         __syncthreads();
@@ -899,18 +911,8 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
             const int m = it / TW;
             float mv[5][R];
 #pragma unroll
-            for (int q = 0; q < 5; q++) {
-                float hv[R + WIN - 1];
-                const float *col = s_h + (q * IH + m * R) * HP + lane;
-#pragma unroll
-                for (int i = 0; i < R + WIN - 1; i++)
-                    hv[i] = col[i * HP];
-                double acc[R];
-                gauss<R>(hv, g6, acc);
-#pragma unroll
-                for (int i = 0; i < R; i++)
-                    mv[q][i] = narrow(acc[i]);
-            }
+            for (int q = 0; q < 5; q++)
+                vsums_of<R>(s_h + (q * IH + m * R) * HP + lane, g6, mv[q]);
 #pragma unroll
             for (int i = 0; i < R; i++) {
                 const int o = o0 + m * R + i;
