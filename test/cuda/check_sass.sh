@@ -9,7 +9,8 @@
 # without division or square root must have none; and a production kernel
 # may have only what the probe kernels holding just the library operations
 # have, in proportion to its copies of those operations (counted by their
-# f64 reciprocal and square-root seeds, MUFU.RCP64H and MUFU.RSQ64H), plus
+# f64 reciprocal and square-root seeds, MUFU.RCP64H and MUFU.RSQ64H: two
+# f64 divisions a combine, whose square root is now the f32 one), plus
 # one final reduction. Every
 # architecture's machine code is checked on its own.
 # Usage: check_sass.sh <libvmaf.a or object>     (exit 77 without cuobjdump)
