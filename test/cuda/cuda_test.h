@@ -64,7 +64,11 @@ static inline uint64_t rng_next(uint64_t *s)
     return *s = x;
 }
 
-enum PicMem { MEM_HOST, MEM_PINNED, MEM_DEVICE };
+/* Where a test picture lives. MEM_DEVICE_ODD: device memory whose rows
+ * start one sample past an aligned address and lie one sample further
+ * apart than their width, as a cropped decoder frame can: no word-aligned
+ * access is possible. */
+enum PicMem { MEM_HOST, MEM_PINNED, MEM_DEVICE, MEM_DEVICE_ODD };
 
 static void release_pinned(void *cookie, VmafPicture *pic)
 {
@@ -84,11 +88,13 @@ static inline int picture_in(enum PicMem mem, const VmafPicture *host, VmafPictu
 {
     if (mem == MEM_HOST)
         return vmaf_picture_ref(out, host);
-    const size_t row = (size_t)host->w[0] * (host->bpc > 8 ? 2 : 1);
-    const size_t pitch = (row + 255) & ~(size_t)255;
+    const size_t sample = host->bpc > 8 ? 2 : 1;
+    const size_t row = (size_t)host->w[0] * sample;
+    const size_t off = mem == MEM_DEVICE_ODD ? sample : 0;
+    const size_t pitch = mem == MEM_DEVICE_ODD ? row + sample : (row + 255) & ~(size_t)255;
     void *m = NULL;
     cudaError_t e = mem == MEM_PINNED ? cudaHostAlloc(&m, pitch * host->h[0], 0)
-                                      : cudaMalloc(&m, pitch * host->h[0]);
+                                      : cudaMalloc(&m, off + pitch * host->h[0]);
     if (e != cudaSuccess)
         return -ENOMEM;
     int err = vmaf_picture_wrap(out, host->pix_fmt, host->bpc, host->w[0], host->h[0],
@@ -99,10 +105,10 @@ static inline int picture_in(enum PicMem mem, const VmafPicture *host, VmafPictu
         mem == MEM_PINNED ? cudaFreeHost(m) : cudaFree(m);
         return err;
     }
-    out->data[0] = m;
+    out->data[0] = (uint8_t *)m + off;
     out->stride[0] = (ptrdiff_t)pitch;
-    e = cudaMemcpy2D(m, pitch, host->data[0], (size_t)host->stride[0], row, host->h[0],
-                     cudaMemcpyHostToDevice);
+    e = cudaMemcpy2D(out->data[0], pitch, host->data[0], (size_t)host->stride[0], row,
+                     host->h[0], cudaMemcpyHostToDevice);
     return e == cudaSuccess ? 0 : -EIO;
 }
 

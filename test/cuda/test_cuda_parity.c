@@ -38,7 +38,7 @@ typedef struct Case {
 
 static const char *const feats[] = {"float_ssim", "float_ssim_l", "float_ssim_c",
                                     "float_ssim_s"};
-static const char *const mem_name[] = {"host", "pinned", "device"};
+static const char *const mem_name[] = {"host", "pinned", "device", "device (odd rows)"};
 
 static int set_options(const VmafFeatureExtractor *fx, void *priv, const Case *c)
 {
@@ -323,6 +323,9 @@ int main(int argc, char **argv)
         {3840, 2160, 16, 1, false, false, false, 0, 4, MEM_HOST, 2},
         {7680, 4320, 8, 0, true, false, false, 2, 4, MEM_PINNED, 2},
         {7680, 4320, 12, 0, false, false, false, 0, 4, MEM_DEVICE, 1},
+        {3840, 2160, 8, 0, true, false, false, 2, 4, MEM_DEVICE_ODD, 2},
+        {1920, 1080, 10, 0, false, false, false, 2, 4, MEM_DEVICE_ODD, 2},
+        {3840, 2160, 10, 1, false, false, false, 2, 4, MEM_DEVICE_ODD, 1},
         {333, 227, 8, 0, true, false, false, 1, 1, MEM_HOST, 2},     /* flat vs flat */
         {333, 227, 10, 2, true, true, false, 2, -1, MEM_DEVICE, 2}, /* identical, inf dB */
         {333, 227, 12, 3, true, true, true, 2, -1, MEM_PINNED, 2},  /* identical, clipped */
@@ -360,7 +363,7 @@ int main(int argc, char **argv)
         for (int b = 0; b < 4; b += quick ? 3 : 1) {
             const Case c = {257 + 2 * (unsigned)s, 181 + (unsigned)b, depths[b], s, (s + b) & 1,
                             (s & 3) == 1, (s & 3) == 1 && (b & 1), (s + b) % 4, 4,
-                            (enum PicMem)((s + b) % 3), 2};
+                            (enum PicMem)((s + b) % 4), 2};
             run_case(&c, &rng);
         }
 
@@ -374,7 +377,7 @@ int main(int argc, char **argv)
             .lcs = rng_next(&rng) & 1,
             .db = (rng_next(&rng) % 4) == 0,
             .pat_ref = (int)(rng_next(&rng) % 4),
-            .mem = (enum PicMem)(rng_next(&rng) % 3),
+            .mem = (enum PicMem)(rng_next(&rng) % 4),
             .frames = 1 + (unsigned)(rng_next(&rng) % 5),
         };
         c.clip = c.db && (rng_next(&rng) & 1);
@@ -396,7 +399,7 @@ int main(int argc, char **argv)
                 .lcs = rng_next(&rng) & 1,
                 .pat_ref = (int)(rng_next(&rng) % 4),
                 .pat_dist = (int)(rng_next(&rng) % 5),
-                .mem = (enum PicMem)(rng_next(&rng) % 3),
+                .mem = (enum PicMem)(rng_next(&rng) % 4),
                 .frames = 1 + (unsigned)(rng_next(&rng) % 3),
             };
             forced_redo = i == 1;
