@@ -11,13 +11,15 @@
  * those operations).
  *
  * Kernels (docs/adr/0103-cuda-tile-kernel.md, docs/adr/0104-cuda-strip-kernel.md):
- *   k_decimate_pow2  box low-pass + decimation (scale > 1) at the scales 4
- *               and 8: one thread per output, integer sums of the window
- *               (exact, as the CPU's f64 sum is) from aligned 32-bit words
- *               and byte dot products, every load of a window in flight at
- *               once, the picture's edges included.
- *   k_decimate  the same for the other power-of-two scales, and for rows
- *               that do not allow aligned words.
+ *   k_decimate_vec  box low-pass + decimation (scale > 1) at the scales 4
+ *               and 8: integer sums of the window (exact, as the CPU's f64
+ *               sum is); a thread reads the s samples of a row that start
+ *               at its own output's column, in one aligned load, and sums
+ *               their two halves; an output's window is its left
+ *               neighbour's second halves and its own first halves.
+ *   k_decimate  the same sums for the other power-of-two scales, and for
+ *               rows that do not allow aligned loads: one thread walks an
+ *               output's window in 32-bit words.
  *   k_decimate_rows  the other scales: f32 products widened and summed in
  *               f64 (exact, so in any order).
  *   k_strip     large planes: a block walks 32-column strips in 32-row
@@ -36,7 +38,10 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "feature/cuda/float_ssim_cuda_kernels.h"
+
 
 namespace {
 
@@ -139,16 +144,16 @@ __device__ __forceinline__ float load_x<float>(const float *row, int i, float in
 /* ---- decimation ------------------------------------------------------------
  * Output (X, Y) is the f64 sum of the f32 products sample * k over its
  * s x s window. Every product is a multiple of 2^-45 and every partial sum
- * stays below 2^8, so every sum is exact and its order free. One thread
- * per output.
+ * stays below 2^8, so every sum is exact and its order free.
  *
  * Power-of-two s (the automatic scales of 1080p, 4K): the products are
  * exact too (k = 2^-2m), so the sum is the integer sum of the samples,
  * rounded to f32 once at the end, as the CPU's exact f64 sum is; the
- * divisor d = 2^(bpc-8) is another power of two. Inside the picture each
- * window row is read as aligned 32-bit words (several rows' loads in
- * flight) and summed four bytes at a time by a byte dot product with a 0/1
- * mask; at the left and right edges sample by sample with mirrored columns.
+ * divisor d = 2^(bpc-8) is another power of two. k_decimate: one thread
+ * per output reads each window row as aligned 32-bit words (several rows'
+ * loads in flight) and sums them four bytes at a time by a byte dot
+ * product with a 0/1 mask; at the left and right edges sample by sample
+ * with mirrored columns. k_decimate_vec (below) for the scales 4 and 8.
  *
  * Other s: each product is rounded to f32 as the CPU rounds it and widened
  * (see widen), the window summed row by row in two chains. */
@@ -256,106 +261,104 @@ __global__ void __launch_bounds__(256, min_blocks(256, NW == 2 ? 8 : 4))
     (blockIdx.z ? out_d : out_r)[(size_t)Y * op + X] = __fmul_rn(__uint2float_rn(acc.i), post);
 }
 
-/* Adds the words of NR window rows: samples FIRST .. LAST of the first and
- * last words, each counted TIMES times. */
-template <typename P, int NR, int NW, int FIRST, int LAST, int TIMES>
-__device__ __forceinline__ void add_rows(WinSum<P> &acc, const unsigned (&wd)[NR][NW])
+/* The common automatic scales, 4 and 8 (1080p and 4K), on rows that allow
+ * aligned loads of S samples (4 to 16 bytes). Output X's window covers
+ * columns X * S - S / 2 .. X * S + S / 2 - 1: the second half of the S
+ * samples from column (X - 1) * S and the first half of those from X * S.
+ * So lane l of a warp loads, for each window row, the S samples from
+ * column (X0 + l - 1) * S (consecutive lanes, consecutive addresses: one
+ * load instruction a row), sums each half over the rows, and output
+ * X0 + l - 1 takes its own first halves and, by a shuffle, lane l - 1's
+ * second halves: a warp makes 31 outputs. Output 0's left half mirrors
+ * onto its own first half (counted twice); a last column whose S samples
+ * pass the row's end (odd widths) walks its window sample by sample,
+ * mirrored. Rows mirror at the top and bottom. The sums are exact
+ * integers, so their order is free. */
+template <typename P, int S>
+struct DecVec {
+    static constexpr int BYTES = S * (int)sizeof(P);
+    using T = typename std::conditional<
+        BYTES == 4, unsigned, typename std::conditional<BYTES == 8, uint2, uint4>::type>::type;
+};
+
+/* The two 16-bit samples of a word. */
+__device__ __forceinline__ unsigned pair_sum(unsigned wd)
 {
-    constexpr int SPW = WinSum<P>::SPW;
-#pragma unroll
-    for (int v = 0; v < NR; v++)
-#pragma unroll
-        for (int j = 0; j < NW; j++)
-#pragma unroll
-            for (int t = 0; t < TIMES; t++)
-                acc.add_word(wd[v][j], WinSum<P>::select(j == 0 ? FIRST : 0,
-                                                         j == NW - 1 ? LAST : SPW - 1));
+    return (wd & 0xFFFFu) + (wd >> 16);
 }
 
-/* Words [0, NW) of the S window rows from y0 on (base: the first word of
- * the picture's row 0), samples FIRST .. LAST of the first and last words,
- * each sample counted TIMES times. Rows inside the picture: all loads in
- * flight together (one memory round trip) from a pointer that only moves
- * down; mirrored rows (the first and last output rows): half a window at a
- * time. */
-template <typename P, int S, int NW, int FIRST, int LAST, int TIMES>
-__device__ __forceinline__ void window_rows(WinSum<P> &acc, const unsigned *base, size_t wpitch,
-                                            int y0, int h)
+/* Adds the first S / 2 samples of v to f and the last S / 2 to g. */
+template <typename P, int S>
+__device__ __forceinline__ void half_sums(const typename DecVec<P, S>::T &v, unsigned &f,
+                                          unsigned &g)
 {
-    if (y0 >= 0 && y0 + S <= h) {
-        unsigned wd[S][NW];
-        const unsigned *q = base + (size_t)y0 * wpitch;
-#pragma unroll
-        for (int v = 0; v < S; v++) {
-#pragma unroll
-            for (int j = 0; j < NW; j++)
-                wd[v][j] = q[j];
-            q += wpitch;
-        }
-        add_rows<P, S, NW, FIRST, LAST, TIMES>(acc, wd);
+    if constexpr (sizeof(P) == 1 && S == 4) {
+        f = __dp4a(v, 0x00000101u, f);
+        g = __dp4a(v, 0x01010000u, g);
+    } else if constexpr (sizeof(P) == 1) {
+        f = __dp4a(v.x, 0x01010101u, f);
+        g = __dp4a(v.y, 0x01010101u, g);
+    } else if constexpr (S == 4) {
+        f += pair_sum(v.x);
+        g += pair_sum(v.y);
     } else {
-#pragma unroll 1
-        for (int v0 = 0; v0 < S; v0 += S / 2) {
-            unsigned wd[S / 2][NW];
-#pragma unroll
-            for (int v = 0; v < S / 2; v++) {
-                const unsigned *q = base + (size_t)mirror(y0 + v0 + v, h) * wpitch;
-#pragma unroll
-                for (int j = 0; j < NW; j++)
-                    wd[v][j] = q[j];
-            }
-            add_rows<P, S / 2, NW, FIRST, LAST, TIMES>(acc, wd);
-        }
+        f += pair_sum(v.x) + pair_sum(v.y);
+        g += pair_sum(v.z) + pair_sum(v.w);
     }
 }
 
-/* The common automatic scales (4 and 8) of pictures whose rows allow
- * aligned 32-bit words: the window of output X starts at X * S - S / 2, so
- * its offset within a word, its words and their selectors are known to the
- * compiler. A warp waits for its slowest thread, so the first column
- * (lane 0 of a whole column of warps) takes words too: its window
- * [-S/2, S/2) mirrors onto samples [0, S/2), each counted twice. Only the
- * last column of an odd width can reach past the right edge: sample by
- * sample, mirrored. */
 template <typename P, int S>
 __global__ void __launch_bounds__(256, min_blocks(256, S * (int)sizeof(P) <= 8 ? 8 : 4))
-    k_decimate_pow2(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp,
-                    int w, int h, float post, float *__restrict__ out_r,
-                    float *__restrict__ out_d, size_t op, int W, int H)
+    k_decimate_vec(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp,
+                   int w, int h, float post, float *__restrict__ out_r,
+                   float *__restrict__ out_d, size_t op, int W, int H)
 {
     let_dependents_launch();
-    using WS = WinSum<P>;
-    constexpr int SPW = WS::SPW;
-    constexpr int OFF = (SPW - (S / 2) % SPW) % SPW; /* first sample's place in its word */
-    constexpr int NWW = (OFF + S + SPW - 1) / SPW;    /* words a window row spans */
-    constexpr int NWL = (S / 2 + SPW - 1) / SPW;      /* words of the first column's half */
-    const int X = blockIdx.x * 32 + threadIdx.x, Y = blockIdx.y * 8 + threadIdx.y;
-    if (X >= W || Y >= H)
-        return;
+    using T = typename DecVec<P, S>::T;
+    const int lane = threadIdx.x;
+    const int X = (int)blockIdx.x * 31 + lane - 1, Y = (int)(blockIdx.y * 8 + threadIdx.y);
+    if (Y >= H)
+        return; /* the whole warp */
     const P *src = blockIdx.z ? d : r;
     const size_t pitch = blockIdx.z ? dp : rp;
-    const size_t wpitch = pitch / SPW;
-    const unsigned *row0 = reinterpret_cast<const unsigned *>(src);
-    const int x0 = X * S - S / 2, y0 = Y * S - S / 2;
-    WS acc;
-    if (x0 >= 0 && (x0 / SPW + NWW) * SPW <= w) {
-        window_rows<P, S, NWW, OFF, (OFF + S - 1) % SPW, 1>(acc, row0 + x0 / SPW, wpitch, y0, h);
-    } else if (X == 0 && NWL * SPW <= w) {
-        window_rows<P, S, NWL, 0, (S / 2 - 1) % SPW, 2>(acc, row0, wpitch, y0, h);
+    const int nvec = w / S;
+    const int y0 = Y * S - S / 2;
+    unsigned f = 0u, g = 0u;
+    if (X >= 0 && X < nvec) {
+        T v[S];
+        if (y0 >= 0 && y0 + S <= h) {
+            const P *q = src + (size_t)y0 * pitch;
+#pragma unroll
+            for (int i = 0; i < S; i++) {
+                v[i] = reinterpret_cast<const T *>(q)[X];
+                q += pitch;
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < S; i++)
+                v[i] = reinterpret_cast<const T *>(src + (size_t)mirror(y0 + i, h) * pitch)[X];
+        }
+#pragma unroll
+        for (int i = 0; i < S; i++)
+            half_sums<P, S>(v[i], f, g);
+    }
+    const unsigned gl = __shfl_up_sync(0xffffffffu, g, 1);
+    if (lane == 0 || X >= W)
+        return;
+    unsigned sum = 0u;
+    if (X < nvec) {
+        sum = f + (X == 0 ? f : gl);
     } else {
+        const int x0 = X * S - S / 2;
 #pragma unroll 1
         for (int v = 0; v < S; v++) {
             const P *row = src + (size_t)mirror(y0 + v, h) * pitch;
-            unsigned smp[S];
 #pragma unroll
             for (int u = 0; u < S; u++)
-                smp[u] = row[mirror(x0 + u, w)];
-#pragma unroll
-            for (int u = 0; u < S; u++)
-                acc.i += smp[u];
+                sum += row[mirror(x0 + u, w)];
         }
     }
-    (blockIdx.z ? out_d : out_r)[(size_t)Y * op + X] = __fmul_rn(__uint2float_rn(acc.i), post);
+    (blockIdx.z ? out_d : out_r)[(size_t)Y * op + X] = __fmul_rn(__uint2float_rn(sum), post);
 }
 
 /* Other s: one thread per output walks its window row by row; the rows go
@@ -435,15 +438,17 @@ void launch_decimate_any(const SsimCudaPlan *p, const void *ref, size_t rp, cons
         const int nw = (x0 + s - 1) / SPW - x0 / SPW + 1;
         words = nw > words ? nw : words;
     }
-    if (vec && (s == 4 || s == 8)) {
+    const size_t vb = (size_t)s * sizeof(P); /* one output's samples of a row */
+    if ((s == 4 || s == 8) && (uintptr_t)ref % vb == 0 && (uintptr_t)dist % vb == 0 &&
+        rp % vb == 0 && dp % vb == 0) {
         const dim3 block(32, 8);
-        const dim3 grid(ceil_div(p->W, 32), ceil_div(p->H, 8), 2);
+        const dim3 grid(ceil_div(p->W, 31), ceil_div(p->H, 8), 2);
         if (s == 4)
-            k_decimate_pow2<P, 4><<<grid, block, 0, st>>>(
+            k_decimate_vec<P, 4><<<grid, block, 0, st>>>(
                 (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), (int)p->w,
                 (int)p->h, post, dref, ddist, op, (int)p->W, (int)p->H);
         else
-            k_decimate_pow2<P, 8><<<grid, block, 0, st>>>(
+            k_decimate_vec<P, 8><<<grid, block, 0, st>>>(
                 (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), (int)p->w,
                 (int)p->h, post, dref, ddist, op, (int)p->W, (int)p->H);
     } else if (words <= 2)
