@@ -43,7 +43,7 @@ typedef struct SsimCudaPlan {
     int shape;           /* kernel: 0 small tiles, 1 tall tiles, 2 strips */
     unsigned th;         /* output rows per tile (per chunk for strips) */
     unsigned grid_x, grid_y;
-    unsigned nparts;     /* block records (one per block) */
+    unsigned nparts;     /* blocks adding to the frame totals */
     unsigned units, cps; /* strip kernel: chunks in all, chunks a strip */
     int sm_count;
     int pdl;             /* the device has programmatic dependent launch */
@@ -62,8 +62,8 @@ void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, 
 int vmaf_ssim_cuda_plan_override(SsimCudaPlan *p, int shape);
 int vmaf_ssim_cuda_shapes(void);
 
-/* Bytes of a frame's block records and counter. Zero them once when
- * allocating: the last block of every frame resets its counter. */
+/* Bytes of a frame's totals and finished-blocks counter. Zero them once
+ * when allocating: the last block of every frame resets both. */
 size_t vmaf_ssim_cuda_partials_bytes(const SsimCudaPlan *p);
 
 /* Lets the SSIM kernels use the shared memory they need, on the current

@@ -28,14 +28,16 @@
  *   k_tile      smaller planes: one 32-column tile of output rows per block
  *               (input tile, horizontal pass, vertical pass and combine in
  *               shared memory).
- *   Both end with a block record of the frame sums and, in the last block
- *   to finish, the frame means, proven equal to the CPU's sequential sums
- *   (docs/adr/0102-exact-frame-mean.md) or a redo flag; both start, on
+ *   Both end by adding each block's sums to the frame's totals (f64
+ *   atomics) and, in the last block to finish, the frame means, proven
+ *   equal to the CPU's sequential sums (docs/adr/0102-exact-frame-mean.md,
+ *   docs/adr/0105-frame-totals-by-atomics.md) or a redo flag; both start, on
  *   compute capability 9 and up, while the decimation before them ends.
  *   k_finalize, k_terms_partials  the same reduction on given terms (tests).
  */
 #include <stdint.h>
 
+#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include <type_traits>
@@ -72,9 +74,7 @@ constexpr int IW = TW + WIN - 1;  /* input columns of a tile */
 constexpr int SP = 44;            /* staged input row pitch (floats): 16-byte rows */
 constexpr int HP = 36;            /* horizontal-result row pitch (floats) */
 constexpr int PART = 3;           /* per quantity: sum, weighted and plain |sum| */
-constexpr int REC = 4 * PART;     /* doubles per block record */
-constexpr int FIN = 128;          /* threads of the final reduction */
-constexpr int FIN_LEVELS = 8;     /* additions after the strided sums (final_means) */
+constexpr int REC = 4 * PART;     /* doubles of the frame totals */
 
 /* The f32 -> f64 widening of every product, without the conversion unit
  * (a quarter-rate unit that would bound the Gaussian passes): the bits of a
@@ -561,89 +561,61 @@ __device__ __forceinline__ void ldsv(const float *p, float *v)
 }
 
 /* ---- frame means ------------------------------------------------------------
- * Each block writes one record: for each quantity the sum E_b of its terms,
- * A_b the sum of their magnitudes, and W_b = A_b (n - i_b), i_b the
- * smallest row-major index in the block. The CPU's sequential sum S rounds
- * at each of its n - 1 additions by at most u = 2^-53 times the magnitude
- * of that partial sum, and each partial sum is at most (1 + gamma_n) times
- * the sum of the magnitudes added so far: a term at index i is in n - i of
- * them at most, so |S - exact| <= u (1 + gamma_n) Wt with Wt = sum of W_b,
- * an upper bound of sum |t_i| (n - i). The parallel sum E took at most
- * `depth` additions on any path, so |E - exact| <= gamma_depth A. With
- * n < 2^32 and depth < 2^20 both gammas' excess and the rounding of Wt and
- * A themselves stay far below the 2^-18 of slack, so the interval E +- B,
- * B = (u Wt + depth u A)(1 + 2^-18) rounded upwards and applied outwards,
- * holds S. mean = (f32)(S / n) is monotonic in S: if both ends give the
- * same f32, that is the CPU's value; otherwise the flag asks for the
- * sequential sum. */
+ * Each block adds, for each quantity, three numbers to the frame's totals:
+ * E_b the sum of its terms, A_b the sum of their magnitudes, and W_b >=
+ * the sum of |t_i| (n - i) over its terms (i the row-major index). The
+ * CPU's sequential sum S rounds at each of its n - 1 additions by at most
+ * u = 2^-53 times the magnitude of that partial sum, and each partial sum
+ * is at most (1 + gamma_n) times the sum of the magnitudes added so far: a
+ * term at index i is in n - i of them at most, so |S - exact| <= u (1 +
+ * gamma_n) Wt with Wt = sum of W_b. The parallel sum E took at most
+ * `depth` additions on any path (the block's own, then one for each block
+ * added to the total, in whatever order they finish), so |E - exact| <=
+ * gamma_depth A. With n < 2^32 and depth < 2^20 both gammas' excess and the
+ * rounding of Wt and A themselves stay far below the 2^-18 of slack, so the
+ * interval E +- B, B = (u Wt + depth u A)(1 + 2^-18) rounded upwards and
+ * applied outwards, holds S. mean = (f32)(S / n) is monotonic in S: if both
+ * ends give the same f32, that is the CPU's value; otherwise the flag asks
+ * for the sequential sum. The order of the blocks' additions can move E
+ * by a few units in its last place, never the mean reported: either both
+ * ends agree, and the mean is the CPU's, or the sequential sum decides. */
 template <bool PROBE>
 __device__ __forceinline__ float mean_of(double s, double n)
 {
     return __double2float_rn(div_d<PROBE>(s, n));
 }
 
-/* All threads of the block call this (it synchronises); sh holds at least
- * FIN / 32 * REC doubles. Records are read through L2: other blocks wrote
- * them. Thread t < FIN adds records t, t + FIN, ... (ceil(nb / FIN)
- * additions), a butterfly adds the lanes of each warp (5), and the warps'
- * sums are added in order (FIN / 32 - 1): FIN_LEVELS = 8 after the strided
- * sums. */
+/* The means from the frame's totals (thread q < nq takes quantity q), which
+ * it then zeroes for the next frame. The totals are read through L2, where
+ * the other blocks' atomic additions were made. */
 template <bool PROBE>
-__device__ void final_means(const double *partials, unsigned nb, int nq, double n,
-                            double depth, SsimCudaOut *out, double *sh)
+__device__ void final_means(double *totals, int nq, double n, double depth, SsimCudaOut *out)
 {
-    const int tid = threadIdx.x;
-    const int nv = nq * PART;
-    if (tid < FIN) {
-        double v[REC];
+    const int q = threadIdx.x;
+    if (q < nq) {
+        const double e = __ldcg(totals + PART * q), wt = __ldcg(totals + PART * q + 1),
+                     a = __ldcg(totals + PART * q + 2);
 #pragma unroll
-        for (int q = 0; q < REC; q++)
-            v[q] = 0.0;
-        for (unsigned b = tid; b < nb; b += FIN) {
-#pragma unroll
-            for (int q = 0; q < REC; q++)
-                if (q < nv)
-                    v[q] = __dadd_rn(v[q], __ldcg(partials + (size_t)b * REC + q));
-        }
-#pragma unroll
-        for (int off = 16; off; off >>= 1)
-#pragma unroll
-            for (int q = 0; q < REC; q++)
-                if (q < nv)
-                    v[q] = __dadd_rn(v[q], __shfl_xor_sync(0xffffffffu, v[q], off));
-        if ((tid & 31) == 0)
-#pragma unroll
-            for (int q = 0; q < REC; q++)
-                sh[(tid >> 5) * REC + q] = v[q];
-    }
-    __syncthreads();
-    if (tid < nq) {
-        double t[PART];
-#pragma unroll
-        for (int j = 0; j < PART; j++) {
-            t[j] = sh[PART * tid + j];
-            for (int w = 1; w < FIN / 32; w++)
-                t[j] = __dadd_rn(t[j], sh[w * REC + PART * tid + j]);
-        }
-        const double e = t[0], wt = t[1], a = t[2];
+        for (int j = 0; j < PART; j++)
+            totals[PART * q + j] = 0.0;
         const double u = 0x1p-53;
         const double b = __dmul_ru(__dadd_ru(__dmul_ru(wt, u), __dmul_ru(a, depth * u)),
                                    1.0 + 0x1p-18);
         const float lo = mean_of<PROBE>(__dsub_rd(e, b), n);
         const float hi = mean_of<PROBE>(__dadd_ru(e, b), n);
-        out->mean[tid] = lo;
-        out->redo[tid] = __float_as_uint(lo) != __float_as_uint(hi);
+        out->mean[q] = lo;
+        out->redo[q] = __float_as_uint(lo) != __float_as_uint(hi);
     }
 }
 
-/* Writes the block's record from per-thread sums (all threads call it):
- * sum, asum and wsum, the thread's sums of the terms, of their magnitudes
- * and of their magnitudes weighted by n - i (upper bounds). Returns true in
+/* Adds the block's sums to the frame's totals (all threads call it): sum,
+ * asum and wsum, each thread's sums of the terms, of their magnitudes and
+ * of their magnitudes weighted by n - i (upper bounds). Returns true in
  * every thread of the block that finished the frame last (counter != NULL),
  * which then computes the means. */
 template <int NQ, int NT>
 __device__ bool block_record(const double *sum, const double *asum, const double *wsum,
-                             double *partials, unsigned *counter, unsigned nblocks)
+                             double *totals, unsigned *counter, unsigned nblocks)
 {
     constexpr int NW = NT / 32;
     __shared__ double s_red[NW][PART * NQ];
@@ -666,25 +638,25 @@ __device__ bool block_record(const double *sum, const double *asum, const double
         for (int q = 0; q < PART * NQ; q++)
             s_red[warp][q] = sv[q];
     __syncthreads();
-    const unsigned block = blockIdx.y * gridDim.x + blockIdx.x;
     if (threadIdx.x < PART * NQ) {
         double v = s_red[0][threadIdx.x];
         for (int k = 1; k < NW; k++)
             v = __dadd_rn(v, s_red[k][threadIdx.x]);
-        partials[(size_t)block * REC + threadIdx.x] = v;
-        __threadfence();
+        atomicAdd(totals + threadIdx.x, v);
     }
     if (!counter)
         return false;
+    /* The block's additions happen before thread 0's release (the barrier
+     * orders them), so the block that counts last, acquiring, sees every
+     * block's additions: one memory round trip, not a fence and then an
+     * atomic. */
     __syncthreads();
-    if (threadIdx.x == 0)
-        s_last = atomicAdd(counter, 1u) == nblocks - 1;
-    __syncthreads();
-    if (s_last) {
-        __threadfence();
-        return true;
+    if (threadIdx.x == 0) {
+        cuda::atomic_ref<unsigned, cuda::thread_scope_device> done(*counter);
+        s_last = done.fetch_add(1u, cuda::memory_order_acq_rel) == nblocks - 1;
     }
-    return false;
+    __syncthreads();
+    return s_last;
 }
 
 /* The same where every term of the block has an index of at least i_b:
@@ -736,7 +708,8 @@ __device__ __forceinline__ void vsums_of(const float *col, const float *g6, floa
  * writes the horizontal sums of R, D, R*R, D*D and R*D back to shared
  * memory. Phase 2, the vertical pass: an item takes R output rows of one
  * column and their R + 10 horizontal sums, then combines and accumulates.
- * Then the block record, and the frame means in the last block.
+ * Then the block's sums into the frame totals, and the frame means in
+ * the last block.
  *
  * Launch shapes: TH, CW, R, threads, minimum blocks per multiprocessor,
  * the widening's instructions, and whether an item does one quantity
@@ -764,8 +737,6 @@ __host__ __device__ constexpr size_t tile_smem(const Shape &sh)
                     (sh.qsplit ? 5 * sh.th * TW : 0)) *
            sizeof(float);
 }
-static_assert(tile_smem(SHAPES[0]) >= (size_t)FIN / 32 * REC * sizeof(double),
-              "final reduction space");
 
 /* Phase 0: stages the (TH + 10) x 42 input samples of both planes as f32
  * (coordinates past the plane are clamped: they only feed outputs past it,
@@ -826,7 +797,7 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
     constexpr int N2 = TW * (TH / R);          /* vertical items per quantity */
     static_assert(TH % R == 0 && TW % CW == 0 && CW % 4 == 0, "whole items");
     static_assert((TW - CW) + 4 * NV <= SP, "item loads stay in the staged row");
-    static_assert(NT % 32 == 0 && NT >= FIN, "whole warps, enough for the final reduction");
+    static_assert(NT % 32 == 0, "whole warps");
     extern __shared__ float4 smem4[];
     float *s_in = reinterpret_cast<float *>(smem4); /* [2][IH][SP] */
     float *s_h = s_in + 2 * IH * SP;                  /* [5][IH][HP] */
@@ -932,10 +903,8 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
     const long long n = (long long)Wo * Ho;
     const double weight = (double)(n - ((long long)o0 * Wo + c0));
     const unsigned nb = gridDim.x * gridDim.y;
-    if (block_record_w<NQ, NT>(sum, asum, weight, partials, out ? counter : nullptr, nb)) {
-        __syncthreads();
-        final_means<PROBE>(partials, nb, NQ, (double)n, depth, out,
-                           reinterpret_cast<double *>(smem4));
+    if (out && block_record_w<NQ, NT>(sum, asum, weight, partials, counter, nb)) {
+        final_means<PROBE>(partials, NQ, (double)n, depth, out);
         if (threadIdx.x == 0)
             *counter = 0; /* ready for the next frame on this buffer */
     }
@@ -1198,16 +1167,14 @@ __global__ void __launch_bounds__(SNT, min_blocks(SNT, SBLOCKS))
     }
 
     const unsigned nb = gridDim.x;
-    if (block_record<NQ, SNT>(sum, asum, wsum, partials, out ? counter : nullptr, nb)) {
-        __syncthreads();
-        final_means<PROBE>(partials, nb, NQ, (double)n, depth, out,
-                           reinterpret_cast<double *>(smem4));
+    if (out && block_record<NQ, SNT>(sum, asum, wsum, partials, counter, nb)) {
+        final_means<PROBE>(partials, NQ, (double)n, depth, out);
         if (threadIdx.x == 0)
             *counter = 0; /* ready for the next frame on this buffer */
     }
 }
 
-/* Test kernels: the production record and means over given terms, seg
+/* Test kernels: the production totals and means over given terms, seg
  * terms per thread, 32 threads per block. */
 __global__ void k_terms_partials(const double *__restrict__ terms, unsigned long long n,
                                  int seg, double *__restrict__ partials)
@@ -1224,12 +1191,10 @@ __global__ void k_terms_partials(const double *__restrict__ terms, unsigned long
     block_record_w<1, 32>(sum, asum, (double)(long long)(n - first), partials, nullptr, 0);
 }
 
-__global__ void __launch_bounds__(FIN)
-    k_finalize(const double *__restrict__ partials, unsigned nblocks, int nq, double n,
-               double depth, SsimCudaOut *__restrict__ out)
+__global__ void k_finalize(double *__restrict__ totals, int nq, double n, double depth,
+                           SsimCudaOut *__restrict__ out)
 {
-    __shared__ double sh[FIN / 32 * REC];
-    final_means<false>(partials, nblocks, nq, n, depth, out, sh);
+    final_means<false>(totals, nq, n, depth, out);
 }
 
 /* The SSIM kernels' launch: with programmatic dependent launch (compute
@@ -1258,7 +1223,7 @@ cudaError_t launch_tile_shape(const SsimCudaPlan *p, const void *ref, size_t rp,
                               const void *dist, size_t dp, float inv_d, double *partials,
                               SsimCudaOut *out, double *terms, int tq, cudaStream_t st)
 {
-    unsigned *counter = reinterpret_cast<unsigned *>(partials + (size_t)p->nparts * REC);
+    unsigned *counter = reinterpret_cast<unsigned *>(partials + REC);
     cudaLaunchAttribute attr;
     const cudaLaunchConfig_t cfg =
         launch_config(p, dim3(p->grid_x, p->grid_y), SHAPES[S].nt, tile_smem(SHAPES[S]), st, &attr);
@@ -1272,7 +1237,7 @@ cudaError_t launch_strip(const SsimCudaPlan *p, const void *ref, size_t rp,
                                const void *dist, size_t dp, float inv_d, double *partials,
                                SsimCudaOut *out, double *terms, int tq, cudaStream_t st)
 {
-    unsigned *counter = reinterpret_cast<unsigned *>(partials + (size_t)p->nparts * REC);
+    unsigned *counter = reinterpret_cast<unsigned *>(partials + REC);
     const size_t q = 4 * sizeof(P); /* a staged quad */
     const int vec = (uintptr_t)ref % q == 0 && (uintptr_t)dist % q == 0 && rp % q == 0 &&
                     dp % q == 0;
@@ -1401,10 +1366,9 @@ static void shape(SsimCudaPlan *p, int s)
     p->nparts = p->grid_x * p->grid_y;
     /* Longest chain of additions a term goes through: its thread's terms,
      * the 5-level warp butterfly, the other warps of the block one after
-     * the other, the strided sums and the FIN_LEVELS additions of the final
-     * reduction, and slack. */
-    p->depth = (double)per_thread + 5.0 + (double)(nt / 32 - 1) +
-               (double)ceil_div(p->nparts, FIN) + (double)FIN_LEVELS + 2.0;
+     * the other, one addition to the frame total for each block, and
+     * slack. */
+    p->depth = (double)per_thread + 5.0 + (double)(nt / 32 - 1) + (double)p->nparts + 2.0;
 }
 
 void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, int scale,
@@ -1449,8 +1413,9 @@ int vmaf_ssim_cuda_shapes(void)
 
 size_t vmaf_ssim_cuda_partials_bytes(const SsimCudaPlan *p)
 {
-    /* block records, then the finished-blocks counter */
-    return (size_t)p->nparts * REC * sizeof(double) + 2 * sizeof(double);
+    /* the frame totals, then the finished-blocks counter */
+    (void)p;
+    return (size_t)REC * sizeof(double) + 2 * sizeof(double);
 }
 
 cudaError_t vmaf_ssim_cuda_prepare(void)
@@ -1508,7 +1473,9 @@ cudaError_t vmaf_ssim_cuda_terms(const SsimCudaPlan *p, const void *ref, size_t 
 
 size_t vmaf_ssim_cuda_terms_partials_bytes(unsigned long long n, unsigned seg)
 {
-    return (size_t)ceil_div(n, (unsigned long long)seg * TW) * REC * sizeof(double);
+    (void)n;
+    (void)seg;
+    return (size_t)REC * sizeof(double);
 }
 
 cudaError_t vmaf_ssim_cuda_mean_of_terms(const double *terms, unsigned long long n,
@@ -1516,13 +1483,15 @@ cudaError_t vmaf_ssim_cuda_mean_of_terms(const double *terms, unsigned long long
                                          cudaStream_t st)
 {
     const unsigned nblocks = ceil_div(n, (unsigned long long)seg * TW);
-    k_terms_partials<<<nblocks, TW, 0, st>>>(terms, n, (int)seg, partials);
-    cudaError_t e = cudaGetLastError();
+    cudaError_t e = cudaMemsetAsync(partials, 0, REC * sizeof(double), st);
     if (e != cudaSuccess)
         return e;
-    const double depth =
-        (double)seg + 5.0 + (double)ceil_div(nblocks, FIN) + (double)FIN_LEVELS + 2.0;
-    k_finalize<<<1, FIN, 0, st>>>(partials, nblocks, 1, (double)n, depth, out);
+    k_terms_partials<<<nblocks, TW, 0, st>>>(terms, n, (int)seg, partials);
+    e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return e;
+    const double depth = (double)seg + 5.0 + (double)nblocks + 2.0;
+    k_finalize<<<1, 32, 0, st>>>(partials, 1, (double)n, depth, out);
     return cudaGetLastError();
 }
 
