@@ -22,7 +22,7 @@
  *               output's window in 32-bit words.
  *   k_decimate_rows  the other scales: f32 products widened and summed in
  *               f64 (exact, so in any order).
- *   k_strip     large planes: a block walks 32-column strips in 32-row
+ *   k_strip     large planes: a block walks 32-column strips in 30-row
  *               chunks, each horizontal sum made once; one warp a quantity
  *               streams both Gaussian passes; then the per-pixel combine.
  *   k_tile      smaller planes: one 32-column tile of output rows per block
@@ -73,6 +73,7 @@ constexpr int TW = 32;            /* output columns of a tile: one warp wide */
 constexpr int IW = TW + WIN - 1;  /* input columns of a tile */
 constexpr int SP = 44;            /* staged input row pitch (floats): 16-byte rows */
 constexpr int HP = 36;            /* horizontal-result row pitch (floats) */
+constexpr int SHP = 32;           /* the strip kernel's, swizzled (swz) */
 constexpr int PART = 3;           /* per quantity: sum, weighted and plain |sum| */
 constexpr int REC = 4 * PART;     /* doubles of the frame totals */
 
@@ -964,38 +965,56 @@ struct RowSrc {
         return cur[i & 3];
     }
 };
+/* The strip kernel's horizontal sums: rows of SHP = 32 floats, each row's
+ * groups of four columns permuted by the row (column c of row r at
+ * c ^ 4 (r mod 8)), so that a warp writing four consecutive columns of 32
+ * consecutive rows (the horizontal pass, lane = row) and a warp reading one
+ * row (the vertical pass and the combine, lane = column) both meet every
+ * bank once, without the padding of an unpermuted layout. */
+__device__ __forceinline__ int swz(int row, int col)
+{
+    return row * SHP + (col ^ ((row & 7) << 2));
+}
 struct RowEmit {
-    float4 *o;
+    float *o;  /* the row */
+    int key;   /* 4 (row mod 8) */
     float buf[4];
     __device__ __forceinline__ void operator()(int j, float v)
     {
         buf[j & 3] = v;
         if ((j & 3) == 3)
-            o[j >> 2] = make_float4(buf[0], buf[1], buf[2], buf[3]);
+            *reinterpret_cast<float4 *>(o + ((j & ~3) ^ key)) =
+                make_float4(buf[0], buf[1], buf[2], buf[3]);
     }
 };
-/* Vertical: one column of the horizontal sums, with the row pitch. */
+/* Vertical: column x of the horizontal sums, row i (the row is known to
+ * the compiler in the unrolled pass, so the permutation costs one XOR). */
 struct ColSrc {
-    const float *c;
-    __device__ __forceinline__ float operator()(int i) { return c[i * HP]; }
+    const float *h;
+    int x;
+    __device__ __forceinline__ float operator()(int i) { return h[swz(i, x)]; }
 };
 struct ColEmit {
-    float *c;
-    __device__ __forceinline__ void operator()(int j, float v) { c[j * HP] = v; }
+    float *h;
+    int x;
+    __device__ __forceinline__ void operator()(int j, float v) { h[swz(j, x)] = v; }
 };
 
+/* Horizontal sums of row `row` of h from two staged rows a, b. */
 template <int N>
-__device__ __forceinline__ void hrow(const float *a, const float *b, float *o, const float *g6)
+__device__ __forceinline__ void hrow(const float *a, const float *b, float *h, int row,
+                                     const float *g6)
 {
     RowSrc src{reinterpret_cast<const float4 *>(a), reinterpret_cast<const float4 *>(b), {}};
-    RowEmit emit{reinterpret_cast<float4 *>(o), {}};
+    RowEmit emit{h + row * SHP, (row & 7) << 2, {}};
     stream_pass<N>(src, emit, g6);
 }
+/* Vertical sums of column x of h, written over its first N rows. */
 template <int N>
-__device__ __forceinline__ void vcol(const float *in, float *out, const float *g6)
+__device__ __forceinline__ void vcol(float *h, int x, const float *g6)
 {
-    ColSrc src{in};
-    ColEmit emit{out};
+    ColSrc src{h, x};
+    ColEmit emit{h, x};
     stream_pass<N>(src, emit, g6);
 }
 
@@ -1058,17 +1077,17 @@ __device__ __forceinline__ void stage_rows(const P *__restrict__ r, size_t rp,
  * quantity q (R, D, R*R, D*D, R*D): it computes the horizontal sums of the
  * chunk's CH new rows (lane = row, a streamed pass over the row) and then
  * their vertical sums (lane = column, a streamed pass down the column's
- * 42-row window, outputs written over inputs already taken), so only the
+ * 40-row window, outputs written over inputs already taken), so only the
  * staging and the combine need the whole block. The frame's chunks, strip by
  * strip, are dealt out in equal runs to one wave of blocks. */
-constexpr int CH = 32;            /* output rows of a chunk */
+constexpr int CH = 30;            /* output rows of a chunk: 960 combines, 6 a thread */
 constexpr int WR = CH + WIN - 1;  /* rows of a chunk's window */
 constexpr int SNT = 160;          /* five warps: one a quantity */
-constexpr int SBLOCKS = 5;        /* blocks a multiprocessor holds */
+constexpr int SBLOCKS = 6;        /* blocks a multiprocessor holds (36.3 KB, 64 registers) */
 
 __host__ __device__ constexpr size_t strip_smem()
 {
-    return (size_t)(2 * CH * SP + SP + 5 * WR * HP) * sizeof(float);
+    return (size_t)(2 * CH * SP + SP + 5 * WR * SHP) * sizeof(float);
 }
 
 /* n - i as f64, exact for n - i < 2^52: the integer in a mantissa. */
@@ -1088,7 +1107,7 @@ __global__ void __launch_bounds__(SNT, min_blocks(SNT, SBLOCKS))
     extern __shared__ float4 smem4[];
     float *s_in = reinterpret_cast<float *>(smem4); /* [2][CH][SP] */
     float *s_one = s_in + 2 * CH * SP;                /* [SP] ones */
-    float *s_h = s_one + SP;                          /* [5][WR][HP] */
+    float *s_h = s_one + SP;                          /* [5][WR][SHP], swizzled */
     const int lane = threadIdx.x & 31, q = threadIdx.x >> 5;
     const int Wo = W - (WIN - 1), Ho = H - (WIN - 1);
     const long long n = (long long)Wo * Ho;
@@ -1103,7 +1122,7 @@ __global__ void __launch_bounds__(SNT, min_blocks(SNT, SBLOCKS))
     for (int c = threadIdx.x; c < SP; c += SNT)
         s_one[c] = 1.0f;
     /* quantity q = a * b: (R, 1), (D, 1), (R, R), (D, D), (R, D) */
-    float *hq = s_h + q * WR * HP;
+    float *hq = s_h + q * WR * SHP;
     const float *pa = s_in + (q == 1 || q == 3 ? CH * SP : 0);
     const float *pb = q < 2 ? s_one : s_in + (q == 2 ? 0 : CH * SP);
     const int pbs = q < 2 ? 0 : SP;
@@ -1127,28 +1146,27 @@ __global__ void __launch_bounds__(SNT, min_blocks(SNT, SBLOCKS))
                 /* The window's first ten rows: the last ten of the one before. */
 #pragma unroll
                 for (int i = 0; i < WIN - 1; i++)
-                    hq[i * HP + lane] = hq[(CH + i) * HP + lane];
+                    hq[swz(i, lane)] = hq[swz(CH + i, lane)];
                 __syncwarp();
             }
             if (lane < nrows)
-                hrow<TW>(pa + lane * SP, pb + lane * pbs, hq + ((pass ? WIN - 1 : CH) + lane) * HP,
-                         g6);
+                hrow<TW>(pa + lane * SP, pb + lane * pbs, hq, (pass ? WIN - 1 : CH) + lane, g6);
             if (!pass)
                 __syncthreads(); /* the staging of pass 1 reuses s_in */
         }
         fresh = false;
         __syncwarp();
-        vcol<CH>(hq + lane, hq + lane, g6);
+        vcol<CH>(hq, lane, g6);
         __syncthreads();
         /* Combine: chunk row it / TW, column lane. */
 #pragma unroll 1
         for (int it = threadIdx.x; it < CH * TW; it += SNT) {
             const int j = it / TW, o = y0 + j, x = c0 + lane;
             if (x < Wo && o < Ho) {
-                const float *v = s_h + j * HP + lane;
+                const float *v = s_h + swz(j, lane);
                 const long long idx = (long long)o * Wo + x;
-                const Terms tm = combine<PROBE>(v[0], v[WR * HP], v[2 * WR * HP],
-                                                v[3 * WR * HP], v[4 * WR * HP], k);
+                const Terms tm = combine<PROBE>(v[0], v[WR * SHP], v[2 * WR * SHP],
+                                                v[3 * WR * SHP], v[4 * WR * SHP], k);
                 const double wt = weight_of(n - idx);
                 accumulate<NQ>(tm, sum, asum, terms, idx, tq);
                 wsum[0] = __dadd_rn(wsum[0], __dmul_rn(fabs(tm.t), wt));
