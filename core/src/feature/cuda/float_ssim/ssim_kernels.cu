@@ -44,7 +44,6 @@
 
 #include "feature/cuda/float_ssim_cuda_kernels.h"
 
-
 namespace {
 
 constexpr int WIN = 11;
