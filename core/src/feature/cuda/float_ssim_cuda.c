@@ -255,7 +255,7 @@ static int init(VmafFex *fex)
         }
         sl->events = true;
         e = cudaMalloc((void **)&sl->partials, part);
-        if (e == cudaSuccess) /* the finished-blocks counter starts at 0 */
+        if (e == cudaSuccess) /* the frame totals and counter start at 0 */
             e = cudaMemset(sl->partials, 0, part);
         if (e == cudaSuccess)
             e = cudaMalloc((void **)&sl->dout, sizeof(SsimCudaOut));

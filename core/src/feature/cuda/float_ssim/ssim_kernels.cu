@@ -614,7 +614,7 @@ __device__ void final_means(double *totals, int nq, double n, double depth, Ssim
  * every thread of the block that finished the frame last (counter != NULL),
  * which then computes the means. */
 template <int NQ, int NT>
-__device__ bool block_record(const double *sum, const double *asum, const double *wsum,
+__device__ bool add_block_sums(const double *sum, const double *asum, const double *wsum,
                              double *totals, unsigned *counter, unsigned nblocks)
 {
     constexpr int NW = NT / 32;
@@ -662,14 +662,14 @@ __device__ bool block_record(const double *sum, const double *asum, const double
 /* The same where every term of the block has an index of at least i_b:
  * weight = n - i_b bounds each term's n - i. */
 template <int NQ, int NT>
-__device__ bool block_record_w(const double *sum, const double *asum, double weight,
+__device__ bool add_block_sums_w(const double *sum, const double *asum, double weight,
                                double *partials, unsigned *counter, unsigned nblocks)
 {
     double wsum[NQ];
 #pragma unroll
     for (int q = 0; q < NQ; q++)
         wsum[q] = __dmul_ru(asum[q], weight);
-    return block_record<NQ, NT>(sum, asum, wsum, partials, counter, nblocks);
+    return add_block_sums<NQ, NT>(sum, asum, wsum, partials, counter, nblocks);
 }
 
 /* The tile kernel's pass items. hsums_to: the horizontal sums of CW
@@ -903,7 +903,7 @@ __global__ void __launch_bounds__(SHAPES[S].nt, min_blocks(SHAPES[S].nt, SHAPES[
     const long long n = (long long)Wo * Ho;
     const double weight = (double)(n - ((long long)o0 * Wo + c0));
     const unsigned nb = gridDim.x * gridDim.y;
-    if (out && block_record_w<NQ, NT>(sum, asum, weight, partials, counter, nb)) {
+    if (out && add_block_sums_w<NQ, NT>(sum, asum, weight, partials, counter, nb)) {
         final_means<PROBE>(partials, NQ, (double)n, depth, out);
         if (threadIdx.x == 0)
             *counter = 0; /* ready for the next frame on this buffer */
@@ -1184,7 +1184,7 @@ __global__ void __launch_bounds__(SNT, min_blocks(SNT, SBLOCKS))
     }
 
     const unsigned nb = gridDim.x;
-    if (out && block_record<NQ, SNT>(sum, asum, wsum, partials, counter, nb)) {
+    if (out && add_block_sums<NQ, SNT>(sum, asum, wsum, partials, counter, nb)) {
         final_means<PROBE>(partials, NQ, (double)n, depth, out);
         if (threadIdx.x == 0)
             *counter = 0; /* ready for the next frame on this buffer */
@@ -1205,7 +1205,7 @@ __global__ void k_terms_partials(const double *__restrict__ terms, unsigned long
             asum[0] = __dadd_rn(asum[0], fabs(terms[idx]));
         }
     }
-    block_record_w<1, 32>(sum, asum, (double)(long long)(n - first), partials, nullptr, 0);
+    add_block_sums_w<1, 32>(sum, asum, (double)(long long)(n - first), partials, nullptr, 0);
 }
 
 __global__ void k_finalize(double *__restrict__ totals, int nq, double n, double depth,
