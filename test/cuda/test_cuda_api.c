@@ -165,6 +165,47 @@ static void mixed_memory(void)
     vmaf_close(ctx);
 }
 
+/* Device pictures for the CPU extractor (the GPU switched off by gpumask):
+ * each frame's luma comes to the host in pinned copies that are reused, so
+ * a run makes one pair, not one a frame. */
+static void cpu_on_device_pictures(void)
+{
+    const char *what = "CPU extractor on device pictures";
+    VmafContext *ctx = NULL;
+    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING, .gpumask = 1};
+    CHECK(!vmaf_init(&ctx, cfg), "%s: vmaf_init", what);
+    VmafCudaState *cu = NULL;
+    int err = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){0});
+    CHECK(!err, "%s: vmaf_cuda_state_init (%d)", what, err);
+    if (err) {
+        vmaf_close(ctx);
+        return;
+    }
+    CHECK(!vmaf_cuda_import_state(ctx, cu), "%s: import", what);
+    VmafFeatureDictionary *d = NULL;
+    vmaf_feature_dictionary_set(&d, "enable_lcs", "true");
+    CHECK(!vmaf_use_feature(ctx, "float_ssim", d), "%s: vmaf_use_feature", what);
+    VmafCudaPictureConfiguration pc = {
+        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+        .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
+    };
+    err = vmaf_cuda_preallocate_pictures(ctx, pc);
+    CHECK(!err, "%s: pool (%d)", what, err);
+    VmafPicture cur[2];
+    for (unsigned f = 0; !err && f < FRAMES; f++) {
+        err = fetch_pair(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, f, cur, what);
+        if (!err)
+            err = vmaf_read_pictures(ctx, &cur[0], &cur[1], f);
+        CHECK(!err, "%s: frame %u (%d)", what, f, err);
+    }
+    CHECK(!vmaf_read_pictures(ctx, NULL, NULL, 0), "%s: flush", what);
+    compare(ctx, what);
+    const unsigned made = vmaf_cuda_host_copies_made(cu);
+    CHECK(made == 2, "%s: %u host copies made for %u frames (one pair, reused, expected)",
+          what, made, FRAMES);
+    vmaf_close(ctx);
+}
+
 int main(void)
 {
     VmafCudaState *probe = cuda_test_state_or_skip("test_cuda_api");
@@ -238,6 +279,7 @@ int main(void)
     pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED, "pinned pool", false);
     pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, "device pool, a pair ahead", true);
     mixed_memory();
+    cpu_on_device_pictures();
     pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST, "host pool", false);
 
     /* Repeated setup and teardown must give all device memory back. */

@@ -15,10 +15,14 @@ void vmaf_cuda_state_free(struct VmafCudaState *s);
  * when their last reference goes). NULL is a no-op. */
 void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p);
 
-/* Copies the luma plane of a device picture into a new host picture of the
+/* Copies the luma plane of a device picture into a host picture of the
  * same format (chroma left unset), for CPU extractors that run beside the
- * GPU. 0 or negative errno. */
+ * GPU. The memory is pinned and comes back to the state for the next frame
+ * when the picture's last reference goes. 0 or negative errno. */
 int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev,
                             VmafPicture *host);
+
+/* Host copies allocated so far by vmaf_cuda_download_luma (tests). */
+unsigned vmaf_cuda_host_copies_made(struct VmafCudaState *s);
 
 #endif /* LIBVMAF_SRC_CUDA_CUDA_INTERNAL_H */

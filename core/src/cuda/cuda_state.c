@@ -116,6 +116,7 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
         return -ENOMEM;
     }
     atomic_init(&s->refs, 1);
+    pthread_mutex_init(&s->copies_lock, NULL);
     snprintf(s->name, sizeof(s->name), "the GPU");
 
     VmafCuCtxGetDevice get_device = NULL;
@@ -191,6 +192,7 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
 fail:
     if (s->own_primary && s->primary_release)
         s->primary_release(s->cu_device);
+    pthread_mutex_destroy(&s->copies_lock);
     free(s);
     return err;
 }
@@ -200,10 +202,18 @@ void vmaf_cuda_state_ref(struct VmafCudaState *s)
     atomic_fetch_add(&s->refs, 1);
 }
 
+static void free_copies(struct VmafCudaHostCopy *c);
+
 void vmaf_cuda_state_free(struct VmafCudaState *s)
 {
     if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
         return;
+    /* Copies still referenced hold the state: these are all there are. */
+    if (s->free_copies && !vmaf_cuda_enter(s)) {
+        free_copies(s->free_copies);
+        vmaf_cuda_leave(s);
+    }
+    pthread_mutex_destroy(&s->copies_lock);
     if (s->own_primary)
         s->primary_release(s->cu_device);
     free(s);
@@ -242,33 +252,142 @@ int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *cu_state)
 
 /* ---- device pictures ------------------------------------------------------- */
 
+/* Pinned memory for the luma of a device picture that CPU extractors read.
+ * A copy holds a reference to the state and goes back to the state's free
+ * list when its picture's last reference goes, so a run allocates as many
+ * copies as there are frames in flight, once. */
+typedef struct VmafCudaHostCopy {
+    struct VmafCudaHostCopy *next;
+    struct VmafCudaState *s;
+    size_t bytes;
+    void *mem;
+} HostCopy;
+
+static void keep_copy(struct VmafCudaState *s, HostCopy *c)
+{
+    pthread_mutex_lock(&s->copies_lock);
+    c->next = s->free_copies;
+    s->free_copies = c;
+    pthread_mutex_unlock(&s->copies_lock);
+}
+
+static void host_copy_release(void *cookie, VmafPicture *pic)
+{
+    (void)pic;
+    HostCopy *c = cookie;
+    struct VmafCudaState *s = c->s;
+    keep_copy(s, c);
+    vmaf_cuda_state_free(s); /* the reference the copy held */
+}
+
+/* Frees a list of copies; the state's context is current. */
+static void free_copies(HostCopy *c)
+{
+    while (c) {
+        HostCopy *next = c->next;
+        cudaFreeHost(c->mem);
+        free(c);
+        c = next;
+    }
+}
+
+/* A kept copy of `bytes`, else a new one; kept copies of another size (an
+ * earlier geometry) are freed. The context is current. */
+static int take_copy(struct VmafCudaState *s, size_t bytes, HostCopy **out)
+{
+    HostCopy *c = NULL, *stale = NULL;
+    pthread_mutex_lock(&s->copies_lock);
+    while (s->free_copies && !c) {
+        HostCopy *k = s->free_copies;
+        s->free_copies = k->next;
+        if (k->bytes == bytes) {
+            c = k;
+        } else {
+            k->next = stale;
+            stale = k;
+        }
+    }
+    pthread_mutex_unlock(&s->copies_lock);
+    free_copies(stale);
+    if (!c) {
+        c = calloc(1, sizeof(*c));
+        if (!c) {
+            vmaf_error("cuda: out of memory for a host copy of a device picture");
+            return -ENOMEM;
+        }
+        const cudaError_t e = cudaHostAlloc(&c->mem, bytes, cudaHostAllocDefault);
+        if (e != cudaSuccess) {
+            vmaf_error("cuda: cannot allocate %zu bytes of pinned host memory for a copy of a "
+                       "device picture: %s",
+                       bytes, cudaGetErrorString(e));
+            free(c);
+            return vmaf_cuda_errno(e);
+        }
+        c->s = s;
+        c->bytes = bytes;
+        pthread_mutex_lock(&s->copies_lock);
+        s->copies_made++;
+        pthread_mutex_unlock(&s->copies_lock);
+    }
+    *out = c;
+    return 0;
+}
+
 int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host)
 {
     if (!s || !dev || !host || !dev->data[0])
         return -EINVAL;
-    int err = vmaf_picture_alloc(host, dev->pix_fmt, dev->bpc, dev->w[0], dev->h[0]);
-    if (err) {
-        vmaf_error("cuda: out of memory for a host copy of a %ux%u device picture", dev->w[0],
-                   dev->h[0]);
+    unsigned pw[3], ph[3], planes;
+    int err = vmaf_picture_plane_geometry(dev->pix_fmt, dev->w[0], dev->h[0], pw, ph, &planes);
+    if (err)
         return err;
+    /* The layout of vmaf_picture_alloc(): 64-byte rows, planes in order. */
+    const size_t sample = dev->bpc > 8 ? 2 : 1;
+    size_t stride[3] = {0}, offset[3] = {0}, total = 0;
+    for (unsigned i = 0; i < planes; i++) {
+        stride[i] = ((size_t)pw[i] * sample + 63) & ~(size_t)63;
+        offset[i] = total;
+        total += stride[i] * ph[i];
     }
     err = vmaf_cuda_enter(s);
+    if (err)
+        return err;
+    HostCopy *c = NULL;
+    err = take_copy(s, total, &c);
     if (err) {
-        vmaf_picture_unref(host);
+        vmaf_cuda_leave(s);
         return err;
     }
-    const size_t row = (size_t)dev->w[0] * (dev->bpc > 8 ? 2 : 1);
-    const cudaError_t e = cudaMemcpy2D(host->data[0], (size_t)host->stride[0], dev->data[0],
-                                       (size_t)dev->stride[0], row, dev->h[0],
+    const cudaError_t e = cudaMemcpy2D(c->mem, stride[0], dev->data[0], (size_t)dev->stride[0],
+                                       (size_t)dev->w[0] * sample, dev->h[0],
                                        cudaMemcpyDeviceToHost);
     vmaf_cuda_leave(s);
     if (e != cudaSuccess) {
         vmaf_error("cuda: copying the luma of a %ux%u device picture to the host failed: %s",
                    dev->w[0], dev->h[0], cudaGetErrorString(e));
-        vmaf_picture_unref(host);
+        keep_copy(s, c);
         return vmaf_cuda_errno(e);
     }
+    err = vmaf_picture_wrap(host, dev->pix_fmt, dev->bpc, dev->w[0], dev->h[0],
+                            VMAF_PICTURE_BUF_HOST_PINNED, host_copy_release, c);
+    if (err) {
+        keep_copy(s, c);
+        return err;
+    }
+    vmaf_cuda_state_ref(s);
+    for (unsigned i = 0; i < planes; i++) {
+        host->data[i] = (char *)c->mem + offset[i];
+        host->stride[i] = (ptrdiff_t)stride[i];
+    }
     return 0;
+}
+
+unsigned vmaf_cuda_host_copies_made(struct VmafCudaState *s)
+{
+    pthread_mutex_lock(&s->copies_lock);
+    const unsigned n = s->copies_made;
+    pthread_mutex_unlock(&s->copies_lock);
+    return n;
 }
 
 /* ---- preallocated picture pool ------------------------------------------- */

@@ -7,6 +7,7 @@
 #ifndef LIBVMAF_SRC_CUDA_CUDA_STATE_H
 #define LIBVMAF_SRC_CUDA_CUDA_STATE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -41,6 +42,11 @@ struct VmafCudaState {
     VmafCuCtxPushCurrent push;
     VmafCuCtxPopCurrent pop;
     VmafCuDevicePrimaryCtxRelease primary_release;
+    /* Pinned host copies of device pictures for CPU extractors
+     * (vmaf_cuda_download_luma), kept for reuse once released. */
+    pthread_mutex_t copies_lock;
+    struct VmafCudaHostCopy *free_copies;
+    unsigned copies_made; /* allocations, for tests */
 };
 
 /* Makes the state's context current. 0 or negative errno (logged). */
