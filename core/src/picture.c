@@ -11,7 +11,6 @@ struct VmafRef {
     atomic_int cnt;
 };
 
-#define ROW_ALIGN 64
 #define MAX_DIM 65536u
 
 int vmaf_picture_plane_geometry(enum VmafPixelFormat pix_fmt, unsigned w, unsigned h,
@@ -68,22 +67,34 @@ static int setup(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc, u
     return 0;
 }
 
+size_t vmaf_picture_plane_layout(unsigned planes, const unsigned pw[3], const unsigned ph[3],
+                                 unsigned bpc, size_t align, size_t stride[3],
+                                 size_t offset[3])
+{
+    const size_t bytes = bpc > 8 ? 2 : 1;
+    size_t total = 0;
+    for (unsigned i = 0; i < planes; i++) {
+        /* At most 65536 * 2 bytes a row and 65536 rows: no overflow in size_t. */
+        stride[i] = ((size_t)pw[i] * bytes + align - 1) & ~(align - 1);
+        offset[i] = total;
+        total += stride[i] * ph[i];
+    }
+    return total;
+}
+
 int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
                        unsigned w, unsigned h)
 {
     int err = setup(pic, pix_fmt, bpc, w, h, VMAF_PICTURE_BUF_HOST);
     if (err)
         return err;
-    const size_t bytes = bpc > 8 ? 2 : 1;
-    size_t offset[3] = { 0 }, total = 0;
-    for (int i = 0; i < 3 && pic->w[i]; i++) {
-        /* At most 65536 * 2 bytes a row and 65536 rows: no overflow in size_t. */
-        size_t stride = ((size_t)pic->w[i] * bytes + ROW_ALIGN - 1) & ~(size_t)(ROW_ALIGN - 1);
-        pic->stride[i] = (ptrdiff_t)stride;
-        offset[i] = total;
-        total += stride * pic->h[i];
-    }
-    uint8_t *mem = aligned_alloc(ROW_ALIGN, total);
+    const unsigned planes = pic->w[1] ? 3 : 1;
+    size_t stride[3], offset[3];
+    const size_t total = vmaf_picture_plane_layout(planes, pic->w, pic->h, bpc,
+                                                   VMAF_PICTURE_ROW_ALIGN, stride, offset);
+    for (unsigned i = 0; i < planes; i++)
+        pic->stride[i] = (ptrdiff_t)stride[i];
+    uint8_t *mem = aligned_alloc(VMAF_PICTURE_ROW_ALIGN, total);
     if (!mem) {
         vmaf_error("out of memory allocating a %ux%u %u-bit picture (%zu bytes)", w, h, bpc,
                    total);
@@ -92,7 +103,7 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
         memset(pic, 0, sizeof(*pic));
         return -ENOMEM;
     }
-    for (int i = 0; i < 3 && pic->w[i]; i++)
+    for (unsigned i = 0; i < planes; i++)
         pic->data[i] = mem + offset[i];
     ((VmafPicturePriv *)pic->priv)->alloc = mem;
     return 0;

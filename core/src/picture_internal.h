@@ -29,6 +29,17 @@ int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned b
 int vmaf_picture_plane_geometry(enum VmafPixelFormat pix_fmt, unsigned w, unsigned h,
                                 unsigned pw[3], unsigned ph[3], unsigned *planes);
 
+/* Row alignment of vmaf_picture_alloc()'s planes, in bytes. */
+#define VMAF_PICTURE_ROW_ALIGN 64
+
+/* One block holding the planes pw x ph of bpc-bit samples one after
+ * another, each row starting a multiple of align bytes (a power of two)
+ * after the block: sets each plane's stride and offset, returns the block's
+ * size in bytes. */
+size_t vmaf_picture_plane_layout(unsigned planes, const unsigned pw[3], const unsigned ph[3],
+                                 unsigned bpc, size_t align, size_t stride[3],
+                                 size_t offset[3]);
+
 /* dst becomes another reference to src's planes. */
 int vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);
 

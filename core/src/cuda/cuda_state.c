@@ -341,14 +341,11 @@ int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, Vma
     int err = vmaf_picture_plane_geometry(dev->pix_fmt, dev->w[0], dev->h[0], pw, ph, &planes);
     if (err)
         return err;
-    /* The layout of vmaf_picture_alloc(): 64-byte rows, planes in order. */
+    /* The layout of vmaf_picture_alloc(). */
+    size_t stride[3], offset[3];
+    const size_t total = vmaf_picture_plane_layout(planes, pw, ph, dev->bpc,
+                                                   VMAF_PICTURE_ROW_ALIGN, stride, offset);
     const size_t sample = dev->bpc > 8 ? 2 : 1;
-    size_t stride[3] = {0}, offset[3] = {0}, total = 0;
-    for (unsigned i = 0; i < planes; i++) {
-        stride[i] = ((size_t)pw[i] * sample + 63) & ~(size_t)63;
-        offset[i] = total;
-        total += stride[i] * ph[i];
-    }
     err = vmaf_cuda_enter(s);
     if (err)
         return err;
@@ -502,14 +499,9 @@ int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfigurati
     p->bpc = bpc;
     p->w = cfg.pic_params.w;
     p->h = cfg.pic_params.h;
-    size_t total = 0;
-    const size_t bytes = bpc > 8 ? 2 : 1;
-    for (unsigned i = 0; i < p->planes; i++) {
-        /* 256-byte rows suit both coalesced device reads and aligned copies. */
-        p->stride[i] = ((size_t)p->pw[i] * bytes + 255) & ~(size_t)255;
-        p->offset[i] = total;
-        total += p->stride[i] * p->ph[i];
-    }
+    /* 256-byte rows suit both coalesced device reads and aligned copies. */
+    const size_t total =
+        vmaf_picture_plane_layout(p->planes, p->pw, p->ph, bpc, 256, p->stride, p->offset);
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->freed, NULL);
     p->cu = vmaf->cuda;

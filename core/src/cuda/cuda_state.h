@@ -31,7 +31,7 @@ typedef int (*VmafCuDevicePrimaryCtxRelease)(int dev);
 typedef int (*VmafCuDeviceGet)(int *dev, int ordinal);
 
 struct VmafCudaState {
-    atomic_int refs;   /* the owner, plus one per live picture pool */
+    atomic_int refs;   /* the owner, plus one per live picture pool and host copy in use */
     void *ctx;         /* CUcontext pushed around every use */
     int device;        /* runtime ordinal (after CUDA_VISIBLE_DEVICES) */
     int cu_device;     /* driver CUdevice of ctx */
