@@ -1157,24 +1157,31 @@ __global__ void __launch_bounds__(SNT, min_blocks(SNT, SBLOCKS))
         __syncwarp();
         vcol<CH>(hq, lane, g6);
         __syncthreads();
-        /* Combine: chunk row it / TW, column lane. */
+        /* Combine: warp q takes the chunk rows q, q + 5, ..., lane the
+         * column. The weights: every output of the chunk has an index of
+         * at least y0 * Wo + c0, so the chunk's magnitudes times n minus
+         * that bound their terms' |t_i| (n - i) (loose by at most the
+         * chunk's 30 rows against n, far inside the slack). */
+        double csum[NQ];
+#pragma unroll
+        for (int i = 0; i < NQ; i++)
+            csum[i] = 0.0;
+        const int x = c0 + lane;
 #pragma unroll 1
-        for (int it = threadIdx.x; it < CH * TW; it += SNT) {
-            const int j = it / TW, o = y0 + j, x = c0 + lane;
+        for (int j = q; j < CH; j += SNT / 32) {
+            const int o = y0 + j;
             if (x < Wo && o < Ho) {
                 const float *v = s_h + swz(j, lane);
-                const long long idx = (long long)o * Wo + x;
                 const Terms tm = combine<PROBE>(v[0], v[WR * SHP], v[2 * WR * SHP],
                                                 v[3 * WR * SHP], v[4 * WR * SHP], k);
-                const double wt = weight_of(n - idx);
-                accumulate<NQ>(tm, sum, asum, terms, idx, tq);
-                wsum[0] = __dadd_rn(wsum[0], __dmul_rn(fabs(tm.t), wt));
-                if constexpr (NQ == 4) {
-                    wsum[1] = __dadd_rn(wsum[1], __dmul_rn(fabs(tm.l), wt));
-                    wsum[2] = __dadd_rn(wsum[2], __dmul_rn(fabs(tm.c), wt));
-                    wsum[3] = __dadd_rn(wsum[3], __dmul_rn(fabs(tm.s), wt));
-                }
+                accumulate<NQ>(tm, sum, csum, terms, (long long)o * Wo + x, tq);
             }
+        }
+        const double wc = weight_of(n - ((long long)y0 * Wo + c0));
+#pragma unroll
+        for (int i = 0; i < NQ; i++) {
+            wsum[i] = __dadd_ru(wsum[i], __dmul_ru(csum[i], wc));
+            asum[i] = __dadd_rn(asum[i], csum[i]);
         }
         if (++ch == (int)cps) {
             ch = 0;
