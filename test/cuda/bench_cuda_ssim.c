@@ -6,8 +6,9 @@
  * included), and the CPU extractor's time on the same frames.
  *
  * Usage: bench_cuda_ssim [frames]      (exit 77 without a GPU)
- *        bench_cuda_ssim frames WxH bpc scale shape   (one case, GPU time only;
- *        scale 0 = automatic, shape -1 = the library's choice)
+ *        bench_cuda_ssim frames WxH bpc scale shape [lcs]   (one case, GPU time
+ *        only; scale 0 = automatic, shape -1 = the library's choice, lcs 1 =
+ *        also the l, c and s means, as enable_lcs asks)
  */
 #include <math.h>
 #include <stdbool.h>
@@ -56,13 +57,14 @@ static double median(double *v, int n)
  * dec_us: the decimation's share (median). score0: the kernels' score of
  * input pair 0 (NaN when it would take the sequential redo). */
 static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, int scale,
-                       int frames, int shape, double *dec_us, int *chosen, double *score0)
+                       int lcs, int frames, int shape, double *dec_us, int *chosen,
+                       double *score0)
 {
     const unsigned w = ref[0].w[0], h = ref[0].h[0], bpc = ref[0].bpc;
     SsimCudaConsts k;
     vmaf_ssim_cuda_consts(&k);
     SsimCudaPlan p;
-    vmaf_ssim_cuda_plan(&p, w, h, bpc, scale, 0, cu->sm_count, cu->cc_major, &k);
+    vmaf_ssim_cuda_plan(&p, w, h, bpc, scale, lcs, cu->sm_count, cu->cc_major, &k);
     if (shape >= 0 && vmaf_ssim_cuda_plan_override(&p, shape)) {
         fprintf(stderr, "no launch shape %d\n", shape);
         exit(1);
@@ -289,7 +291,7 @@ static void free_inputs(VmafPicture *ref, VmafPicture *dist)
     }
 }
 
-/* One case, GPU time only (for profilers): frames WxH bpc scale shape. */
+/* One case, GPU time only (for profilers): frames WxH bpc scale shape [lcs]. */
 static int one_case(VmafCudaState *cu, int frames, char **argv)
 {
     unsigned w = 0, h = 0;
@@ -305,10 +307,11 @@ static int one_case(VmafCudaState *cu, int frames, char **argv)
     const int eff = scale ? scale : ssim_auto_scale(w, h);
     double dus = 0, score = 0, cpu = 0;
     int chosen = 0;
-    const double g = gpu_time(cu, ref, dist, eff, frames, shape, &dus, &chosen, &score);
+    const int lcs = argv[6] ? atoi(argv[6]) : 0;
+    const double g = gpu_time(cu, ref, dist, eff, lcs, frames, shape, &dus, &chosen, &score);
     (void)cpu_time(ref, dist, eff, 1, &cpu);
-    printf("%ux%u %u-bit scale %d shape t%d: %.1f us/frame GPU (decimation %.1f), %s\n", w, h,
-           bpc, eff, chosen, g, dus,
+    printf("%ux%u %u-bit scale %d%s shape t%d: %.1f us/frame GPU (decimation %.1f), %s\n", w,
+           h, bpc, eff, lcs ? " (l, c, s too)" : "", chosen, g, dus,
            isnan(score) ? "near a rounding boundary (redo)"
            : score == cpu ? "same as CPU"
                           : "DIFFERS FROM CPU");
@@ -322,7 +325,7 @@ int main(int argc, char **argv)
     const int frames = argc > 1 ? atoi(argv[1]) : 200;
     VmafCudaState *cu = cuda_test_state_or_skip("bench_cuda_ssim");
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc == 6)
+    if (argc == 6 || argc == 7)
         return one_case(cu, frames, argv);
     static const unsigned sizes[][2] = {{576, 324}, {1920, 1080}, {3840, 2160}, {7680, 4320}};
     printf("%-10s %3s %5s %3s | %5s %10s %7s | %12s %12s | %10s %8s | %s\n", "size", "bpc",
@@ -343,7 +346,7 @@ int main(int argc, char **argv)
                 double dus = 0;
                 int chosen = 0;
                 const double g =
-                    gpu_time(cu, ref, dist, eff, frames, -1, &dus, &chosen, NULL);
+                    gpu_time(cu, ref, dist, eff, 0, frames, -1, &dus, &chosen, NULL);
                 double c_pin = 0, c_host = 0, c_cpu = 0;
                 const double ep = e2e_time(ref, dist, auto_scale ? 0 : 1, true, n_e2e, &c_pin);
                 const double eh = e2e_time(ref, dist, auto_scale ? 0 : 1, false, n_e2e, &c_host);
@@ -364,12 +367,15 @@ int main(int argc, char **argv)
                     printf("    shapes:");
                     for (int k = 0; k < vmaf_ssim_cuda_shapes(); k++) {
                         double sc = 0;
-                        const double tk = gpu_time(cu, ref, dist, eff, frames / 2, k, NULL, NULL,
-                                                   &sc);
+                        const double tk = gpu_time(cu, ref, dist, eff, 0, frames / 2, k, NULL,
+                                                   NULL, &sc);
                         /* '!' marks a shape whose score is not the CPU's */
                         printf(" t%d=%.1fus%s", k, tk, isnan(sc) || sc == c_cpu ? "" : "!");
                     }
-                    printf("\n");
+                    double sl = 0;
+                    const double tl =
+                        gpu_time(cu, ref, dist, eff, 1, frames / 2, -1, NULL, NULL, &sl);
+                    printf("; with l, c, s: %.1fus%s\n", tl, isnan(sl) || sl == c_cpu ? "" : "!");
                 }
             }
             free_inputs(ref, dist);
