@@ -303,6 +303,21 @@ static void test_exact_mean(uint64_t *rng)
     }
 }
 
+/* The combine's f64 division (the library's fast path without its range
+ * check) against the library's division, on operands inside and beyond the
+ * combine's range: any mismatch is a wrong last bit in l or c. */
+static void test_division(uint64_t seed, bool quick)
+{
+    const unsigned long long pairs = quick ? 1ull << 24 : 1ull << 28;
+    unsigned long long bad = 0;
+    double first[4] = {0};
+    const cudaError_t e = vmaf_ssim_cuda_division_mismatches(seed, pairs, &bad, first);
+    CHECK(e == cudaSuccess, "division check: CUDA error %s", cudaGetErrorString(e));
+    CHECK(bad == 0, "combine division differs from __ddiv_rn in %llu of %llu pairs: %a / %a = %a, want %a",
+          bad, pairs, first[0], first[1], first[2], first[3]);
+    printf("combine division: %llu pairs, %llu differ from __ddiv_rn\n", pairs, bad);
+}
+
 int main(int argc, char **argv)
 {
     const bool quick = argc > 1 && !strcmp(argv[1], "quick");
@@ -312,6 +327,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
 
     test_exact_mean(&rng);
+    test_division(seed, quick);
 
     /* Fixed cases: the sizes and kinds of memory that matter. */
     const Case fixed[] = {

@@ -101,6 +101,14 @@ cudaError_t vmaf_ssim_cuda_mean_of_terms(const double *terms, unsigned long long
                                          unsigned seg, double *partials, SsimCudaOut *out,
                                          cudaStream_t st);
 
+/* Tests: the combine's f64 division against the library's __ddiv_rn on
+ * `pairs` operand pairs drawn from seed (inside and beyond the combine's
+ * range, and exact quotients). Synchronous, allocates its own counters;
+ * *mismatches gets the count, first the first mismatch (a, b, got, want). */
+cudaError_t vmaf_ssim_cuda_division_mismatches(unsigned long long seed,
+                                               unsigned long long pairs,
+                                               unsigned long long *mismatches, double first[4]);
+
 #ifdef __cplusplus
 }
 #endif

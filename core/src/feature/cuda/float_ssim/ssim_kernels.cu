@@ -475,6 +475,49 @@ __device__ __forceinline__ double div_d(double a, double b)
 {
     return PROBE ? __dmul_rn(a, b) : __ddiv_rn(a, b);
 }
+/* a / b, correctly rounded, for a and b in [2^-64, 2^64]: the combine's two
+ * f64 divisions. The library's division (div.rn.f64) is a seed from the
+ * reciprocal unit (MUFU.RCP64H of b's high word, low word 1), two Newton
+ * steps, the product and one correction, then a range check that sends
+ * operands near underflow or overflow (a below ~2^-967, a quotient that is
+ * not a normal number) to a slow path. Here: exactly those instructions
+ * without the check, which is always passed in this range. The combine's
+ * operands are at least C1 = 6.5 and below 2^18 (samples are below 256),
+ * far inside it. Without the check's branch the compiler interleaves the
+ * two divisions of a pixel, which it cannot do across the branch and its
+ * reconvergence (docs/adr/0107-combine-division.md). The multiply-adds are
+ * the algorithm's, not contractions: they sit in one tagged assembly block
+ * that the PTX check (test/cuda/check_ptx.sh) admits, seven at a time. A
+ * GPU test compares this with __ddiv_rn on random operands beyond the
+ * range (vmaf_ssim_cuda_division_mismatches). */
+__device__ __forceinline__ double div_in_range(double a, double b)
+{
+    double r0;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r0) : "d"(b));
+    r0 = __hiloint2double(__double2hiint(r0), 1);
+    double q;
+    asm("{\n\t"
+        "// float_ssim: division fast path\n\t"
+        ".reg .f64 nb, e, r1, r2, q0, rem;\n\t"
+        "neg.f64 nb, %2;\n\t"
+        "fma.rn.f64 e, nb, %3, 0d3FF0000000000000;\n\t" /* e = 1 - b r0 */
+        "fma.rn.f64 e, e, e, e;\n\t"                    /* e + e^2 */
+        "fma.rn.f64 r1, %3, e, %3;\n\t"                 /* r1 = r0 (1 + e + e^2) */
+        "fma.rn.f64 e, nb, r1, 0d3FF0000000000000;\n\t" /* 1 - b r1 */
+        "fma.rn.f64 r2, r1, e, r1;\n\t"                 /* r2 = r1 (1 + e) */
+        "mul.rn.f64 q0, %1, r2;\n\t"                    /* q0 = a r2 */
+        "fma.rn.f64 rem, nb, q0, %1;\n\t"               /* a - b q0, exact */
+        "fma.rn.f64 %0, r2, rem, q0;\n\t"               /* q0 + r2 (a - b q0) */
+        "}"
+        : "=d"(q)
+        : "d"(a), "d"(b), "d"(r0));
+    return q;
+}
+template <bool PROBE>
+__device__ __forceinline__ double div_combine(double a, double b)
+{
+    return PROBE ? __dmul_rn(a, b) : div_in_range(a, b);
+}
 template <bool PROBE>
 __device__ __forceinline__ float sqrt_f(float a)
 {
@@ -504,10 +547,11 @@ __device__ __forceinline__ Terms combine(float mr, float md, float srr, float sd
      * square root, correctly rounded, is the same number. */
     const float sq = sqrt_f<PROBE>(__fmul_rn(vr, vd));
     Terms o;
-    o.l = div_d<PROBE>(__dadd_rn(__dmul_rn(__dmul_rn(2.0, (double)mr), (double)md), k.c1d),
-                       (double)__fadd_rn(__fadd_rn(mr2, md2), k.c1));
-    o.c = div_d<PROBE>(__dadd_rn(__dmul_rn(2.0, (double)sq), k.c2d),
-                       (double)__fadd_rn(__fadd_rn(vr, vd), k.c2));
+    o.l = div_combine<PROBE>(
+        __dadd_rn(__dmul_rn(__dmul_rn(2.0, (double)mr), (double)md), k.c1d),
+        (double)__fadd_rn(__fadd_rn(mr2, md2), k.c1));
+    o.c = div_combine<PROBE>(__dadd_rn(__dmul_rn(2.0, (double)sq), k.c2d),
+                             (double)__fadd_rn(__fadd_rn(vr, vd), k.c2));
     const float cc = (cov < 0.0f && sq <= 0.0f) ? 0.0f : cov;
     o.s = (double)div_f<PROBE>(__fadd_rn(cc, k.c3), __fadd_rn(sq, k.c3));
     o.t = __dmul_rn(__dmul_rn(o.l, o.c), o.s);
@@ -1198,6 +1242,52 @@ __global__ void __launch_bounds__(SNT, min_blocks(SNT, SBLOCKS))
     }
 }
 
+/* Test kernel: div_in_range against __ddiv_rn on pairs drawn from a seed.
+ * Pair k: k % 4 == 0, the combine's operands (a any f64 in [4, 2^18), b an
+ * f32 value there); 1, b any f64 there too; 2, both any f64 in [2^-64,
+ * 2^64); 3, exact quotients (b an f32 value, a = b * m for an integer m
+ * below 2^20, so that a / b = m). Counts the mismatches and keeps the first
+ * (a, b, got, want). */
+__device__ __forceinline__ unsigned long long mix64(unsigned long long z)
+{
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+__device__ __forceinline__ double draw_f64(unsigned long long x, int e0, int span, bool f32)
+{
+    const unsigned long long mant = (x & 0xFFFFFFFFFFFFFull) & (f32 ? ~0x1FFFFFFFull : ~0ull);
+    const long long e = 1023 + e0 + (long long)((x >> 52) % (unsigned)span);
+    return __longlong_as_double(e << 52 | (long long)mant);
+}
+__global__ void k_division_check(unsigned long long seed, unsigned long long pairs,
+                                 unsigned long long *__restrict__ bad, double *__restrict__ first)
+{
+    const unsigned long long step = (unsigned long long)gridDim.x * blockDim.x;
+    for (unsigned long long k = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+         k < pairs; k += step) {
+        const unsigned long long x = mix64(seed ^ (2 * k)), y = mix64(seed ^ (2 * k + 1));
+        const int kind = (int)(k & 3);
+        double a, b;
+        if (kind == 2) {
+            a = draw_f64(x, -64, 128, false);
+            b = draw_f64(y, -64, 128, false);
+        } else {
+            b = draw_f64(y, 2, 16, kind != 1);
+            a = kind == 3 ? __dmul_rn(b, (double)(1 + (x >> 44))) : draw_f64(x, 2, 16, false);
+        }
+        const double got = div_in_range(a, b), want = __ddiv_rn(a, b);
+        if (__double_as_longlong(got) != __double_as_longlong(want) &&
+            atomicAdd(bad, 1ull) == 0) {
+            first[0] = a;
+            first[1] = b;
+            first[2] = got;
+            first[3] = want;
+        }
+    }
+}
+
 /* Test kernels: the production totals and means over given terms, seg
  * terms per thread, 32 threads per block. */
 __global__ void k_terms_partials(const double *__restrict__ terms, unsigned long long n,
@@ -1337,15 +1427,15 @@ cudaError_t launch_frame(const SsimCudaPlan *p, const void *ref, size_t ref_pitc
  * launched: each holds exactly the correctly rounded operations of one
  * production kernel and nothing else, so that its FMA count is what those
  * library sequences need. A kernel with more FMAs than its probes allow had
- * a multiply-add contracted. combine(): two f64 divisions, one f32
- * division, one f64 square root. final_means(): two means. */
+ * a multiply-add contracted. combine(): two f64 divisions (div_in_range),
+ * one f32 division, one f32 square root. final_means(): two means. */
 extern "C" __global__ void ssim_fma_probe_combine(const double *__restrict__ a,
                                                   float *__restrict__ f,
                                                   double *__restrict__ o)
 {
     const int i = threadIdx.x;
-    o[4 * i] = __ddiv_rn(a[4 * i], a[4 * i + 1]);
-    o[4 * i + 1] = __ddiv_rn(a[4 * i + 2], a[4 * i + 3]);
+    o[4 * i] = div_in_range(a[4 * i], a[4 * i + 1]);
+    o[4 * i + 1] = div_in_range(a[4 * i + 2], a[4 * i + 3]);
     f[i] = __fdiv_rn(f[i], f[i + 32]);
     f[i + 64] = __fsqrt_rn(f[i + 64]);
 }
@@ -1517,6 +1607,32 @@ cudaError_t vmaf_ssim_cuda_mean_of_terms(const double *terms, unsigned long long
     const double depth = (double)seg + 5.0 + (double)nblocks + 2.0;
     k_finalize<<<1, 32, 0, st>>>(partials, 1, (double)n, depth, out);
     return cudaGetLastError();
+}
+
+cudaError_t vmaf_ssim_cuda_division_mismatches(unsigned long long seed,
+                                               unsigned long long pairs,
+                                               unsigned long long *mismatches, double first[4])
+{
+    unsigned long long *d_bad = NULL;
+    double *d_first = NULL;
+    cudaError_t e = cudaMalloc((void **)&d_bad, sizeof(*d_bad));
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&d_first, 4 * sizeof(double));
+    if (e == cudaSuccess)
+        e = cudaMemset(d_bad, 0, sizeof(*d_bad));
+    if (e == cudaSuccess)
+        e = cudaMemset(d_first, 0, 4 * sizeof(double));
+    if (e == cudaSuccess) {
+        k_division_check<<<1024, 256>>>(seed, pairs, d_bad, d_first);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaMemcpy(mismatches, d_bad, sizeof(*d_bad), cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(first, d_first, 4 * sizeof(double), cudaMemcpyDeviceToHost);
+    cudaFree(d_bad);
+    cudaFree(d_first);
+    return e;
 }
 
 } // extern "C"
