@@ -18,21 +18,22 @@ if ! "$nvcc" -ptx -arch=compute_90 "$@" "$src" -o "$out/k.ptx" 2>"$out/err"; the
 fi
 entries=$(grep -cE '^[.]visible [.]entry|^[.]entry' "$out/k.ptx")
 pattern='^[[:space:]]*(@!?%p[0-9]+[[:space:]]+)?(fma|mad)([.][a-z0-9]+)*[.]f(16|32|64)'
-# The one place where multiply-adds are the algorithm and not a contraction:
-# the combine's division (div_in_range in ssim_kernels.cu), written as an
-# inline assembly block that starts with the tag below and holds exactly
-# seven fma.rn.f64. Those are admitted; a block with the tag and any other
-# count, and every multiply-add outside such blocks, fails.
-tag='float_ssim: division fast path'
-awk -v pat="$pattern" -v tag="$tag" '
-/begin inline asm/ { inasm = 1; tagged = 0; nf = 0; next }
+# The two places where multiply-adds are the algorithm and not a
+# contraction: the combine's division and square root (div_in_range and
+# sqrt_in_range in ssim_kernels.cu), each an inline assembly block that
+# starts with its tag and holds exactly seven fma.rn.f64 (division) or two
+# fma.rn.f32 (square root). Those are admitted; a tagged block with any
+# other count, and every multiply-add outside such blocks, fails.
+awk -v pat="$pattern" '
+/begin inline asm/ { inasm = 1; want = 0; nf = 0; next }
 /end inline asm/ {
-    if (tagged) { blocks++; if (nf != 7) badblocks++ }
-    inasm = 0; tagged = 0; next
+    if (want) { blocks++; if (nf != want) badblocks++ }
+    inasm = 0; want = 0; next
 }
-inasm && index($0, tag) { tagged = 1 }
+inasm && index($0, "float_ssim: division fast path") { want = 7; kind = "fma[.]rn[.]f64" }
+inasm && index($0, "float_ssim: square root fast path") { want = 2; kind = "fma[.]rn[.]f32" }
 $0 ~ pat {
-    if (inasm && tagged && $0 ~ /fma[.]rn[.]f64/) { nf++; admitted++ }
+    if (inasm && want && $0 ~ kind) { nf++; admitted++ }
     else { n++; if (shown++ < 10) print NR ": " $0 }
 }
 END { printf "%d %d %d\n", n + 0, admitted + 0, blocks + 0 > "/dev/stderr"; exit (badblocks ? 2 : 0) }
@@ -40,13 +41,13 @@ END { printf "%d %d %d\n", n + 0, admitted + 0, blocks + 0 > "/dev/stderr"; exit
 rc=$?
 read -r n admitted blocks <"$out/counts"
 echo "$entries kernels, $n floating-point multiply-adds in the PTX" \
-    "(and $admitted in $blocks division blocks)"
+    "(and $admitted in $blocks division and square root blocks)"
 if [ "$entries" -eq 0 ]; then
     echo "FAIL: no kernel entry found in the PTX"
     exit 1
 fi
 if [ "$rc" -ne 0 ]; then
-    echo "FAIL: a tagged division block without exactly seven fma.rn.f64"
+    echo "FAIL: a tagged division or square root block with the wrong multiply-adds"
     exit 1
 fi
 if [ "$n" -ne 0 ]; then

@@ -318,6 +318,19 @@ static void test_division(uint64_t seed, bool quick)
     printf("combine division: %llu pairs, %llu differ from __ddiv_rn\n", pairs, bad);
 }
 
+/* The combine's f32 square root (scaled into the library's fast path, no
+ * branch) against the library's, on every float it can be given and more. */
+static void test_sqrt(void)
+{
+    unsigned long long bad = 0;
+    float first[3] = {0};
+    const cudaError_t e = vmaf_ssim_cuda_sqrt_mismatches(&bad, first);
+    CHECK(e == cudaSuccess, "square root check: CUDA error %s", cudaGetErrorString(e));
+    CHECK(bad == 0, "combine square root differs from __fsqrt_rn for %llu floats: sqrt(%a) = %a, want %a",
+          bad, (double)first[0], (double)first[1], (double)first[2]);
+    printf("combine square root: every float in [0, 2^63), %llu differ from __fsqrt_rn\n", bad);
+}
+
 int main(int argc, char **argv)
 {
     const bool quick = argc > 1 && !strcmp(argv[1], "quick");
@@ -328,6 +341,7 @@ int main(int argc, char **argv)
 
     test_exact_mean(&rng);
     test_division(seed, quick);
+    test_sqrt();
 
     /* Fixed cases: the sizes and kinds of memory that matter. */
     const Case fixed[] = {

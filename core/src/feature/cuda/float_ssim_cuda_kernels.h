@@ -108,6 +108,10 @@ cudaError_t vmaf_ssim_cuda_mean_of_terms(const double *terms, unsigned long long
 cudaError_t vmaf_ssim_cuda_division_mismatches(unsigned long long seed,
                                                unsigned long long pairs,
                                                unsigned long long *mismatches, double first[4]);
+/* Tests: the combine's f32 square root against the library's __fsqrt_rn on
+ * every float in [0, 2^63). Synchronous; *mismatches gets the count, first
+ * the first mismatch (x, got, want). */
+cudaError_t vmaf_ssim_cuda_sqrt_mismatches(unsigned long long *mismatches, float first[3]);
 
 #ifdef __cplusplus
 }

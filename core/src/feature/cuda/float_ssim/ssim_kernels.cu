@@ -518,10 +518,42 @@ __device__ __forceinline__ double div_combine(double a, double b)
 {
     return PROBE ? __dmul_rn(a, b) : div_in_range(a, b);
 }
+/* sqrt(x), correctly rounded, for 0 <= x < 2^63: the combine's square
+ * root. The library's (__fsqrt_rn) is a seed from the reciprocal square
+ * root unit (MUFU.RSQ), s = x y, h = y / 2 and s + (x - s^2) h with two
+ * FMAs, for x in [2^-101, 2^127); zero and smaller x take a slow path
+ * behind a branch, which, as for the divisions (div_in_range), keeps the
+ * compiler from overlapping it with the rest of the combine. Here x is
+ * first scaled by 2^64 (exact: any non-zero x below 2^63, subnormals too,
+ * lands in [2^-85, 2^127)), the fast path taken, and the result scaled by
+ * 2^-32: the square root of x 2^64 is exactly 2^32 sqrt(x) and, both being
+ * normal numbers, rounds to 2^32 times the rounded sqrt(x). Zero gives zero
+ * by a select. The combine's x = vr vd is below 2^33. The two FMAs sit in a
+ * tagged assembly block that the PTX check admits; a GPU test compares the
+ * function with __fsqrt_rn on every float in [0, 2^63)
+ * (vmaf_ssim_cuda_sqrt_mismatches). */
+__device__ __forceinline__ float sqrt_in_range(float x)
+{
+    const float xs = __fmul_rn(x, 0x1p64f);
+    float q;
+    asm("{\n\t"
+        "// float_ssim: square root fast path\n\t"
+        ".reg .f32 y, s, ns, h, r;\n\t"
+        "rsqrt.approx.ftz.f32 y, %1;\n\t"
+        "mul.rn.ftz.f32 s, %1, y;\n\t"         /* s = x y */
+        "mul.rn.ftz.f32 h, y, 0f3F000000;\n\t" /* h = y / 2 */
+        "neg.f32 ns, s;\n\t"
+        "fma.rn.f32 r, ns, s, %1;\n\t" /* x - s^2 */
+        "fma.rn.f32 %0, r, h, s;\n\t"  /* s + (x - s^2) h */
+        "}"
+        : "=f"(q)
+        : "f"(xs));
+    return x == 0.0f ? 0.0f : __fmul_rn(q, 0x1p-32f);
+}
 template <bool PROBE>
 __device__ __forceinline__ float sqrt_f(float a)
 {
-    return PROBE ? __fmul_rn(a, a) : __fsqrt_rn(a);
+    return PROBE ? __fmul_rn(a, a) : sqrt_in_range(a);
 }
 template <bool PROBE>
 __device__ __forceinline__ float div_f(float a, float b)
@@ -1288,6 +1320,22 @@ __global__ void k_division_check(unsigned long long seed, unsigned long long pai
     }
 }
 
+/* Test kernel: sqrt_in_range against __fsqrt_rn on every float in [0, 2^63)
+ * (bit patterns 0 .. 0x5EFFFFFF). */
+__global__ void k_sqrt_check(unsigned long long *__restrict__ bad, float *__restrict__ first)
+{
+    const unsigned step = gridDim.x * blockDim.x;
+    for (unsigned b = blockIdx.x * blockDim.x + threadIdx.x; b < 0x5F000000u; b += step) {
+        const float x = __uint_as_float(b);
+        const float got = sqrt_in_range(x), want = __fsqrt_rn(x);
+        if (__float_as_uint(got) != __float_as_uint(want) && atomicAdd(bad, 1ull) == 0) {
+            first[0] = x;
+            first[1] = got;
+            first[2] = want;
+        }
+    }
+}
+
 /* Test kernels: the production totals and means over given terms, seg
  * terms per thread, 32 threads per block. */
 __global__ void k_terms_partials(const double *__restrict__ terms, unsigned long long n,
@@ -1428,7 +1476,8 @@ cudaError_t launch_frame(const SsimCudaPlan *p, const void *ref, size_t ref_pitc
  * production kernel and nothing else, so that its FMA count is what those
  * library sequences need. A kernel with more FMAs than its probes allow had
  * a multiply-add contracted. combine(): two f64 divisions (div_in_range),
- * one f32 division, one f32 square root. final_means(): two means. */
+ * one f32 division, one f32 square root (sqrt_in_range). final_means(): two
+ * means. */
 extern "C" __global__ void ssim_fma_probe_combine(const double *__restrict__ a,
                                                   float *__restrict__ f,
                                                   double *__restrict__ o)
@@ -1437,7 +1486,7 @@ extern "C" __global__ void ssim_fma_probe_combine(const double *__restrict__ a,
     o[4 * i] = div_in_range(a[4 * i], a[4 * i + 1]);
     o[4 * i + 1] = div_in_range(a[4 * i + 2], a[4 * i + 3]);
     f[i] = __fdiv_rn(f[i], f[i + 32]);
-    f[i + 64] = __fsqrt_rn(f[i + 64]);
+    f[i + 64] = sqrt_in_range(f[i + 64]);
 }
 
 extern "C" __global__ void ssim_fma_probe_finalize(const double *__restrict__ a,
@@ -1630,6 +1679,30 @@ cudaError_t vmaf_ssim_cuda_division_mismatches(unsigned long long seed,
         e = cudaMemcpy(mismatches, d_bad, sizeof(*d_bad), cudaMemcpyDeviceToHost);
     if (e == cudaSuccess)
         e = cudaMemcpy(first, d_first, 4 * sizeof(double), cudaMemcpyDeviceToHost);
+    cudaFree(d_bad);
+    cudaFree(d_first);
+    return e;
+}
+
+cudaError_t vmaf_ssim_cuda_sqrt_mismatches(unsigned long long *mismatches, float first[3])
+{
+    unsigned long long *d_bad = NULL;
+    float *d_first = NULL;
+    cudaError_t e = cudaMalloc((void **)&d_bad, sizeof(*d_bad));
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&d_first, 3 * sizeof(float));
+    if (e == cudaSuccess)
+        e = cudaMemset(d_bad, 0, sizeof(*d_bad));
+    if (e == cudaSuccess)
+        e = cudaMemset(d_first, 0, 3 * sizeof(float));
+    if (e == cudaSuccess) {
+        k_sqrt_check<<<1024, 256>>>(d_bad, d_first);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaMemcpy(mismatches, d_bad, sizeof(*d_bad), cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(first, d_first, 3 * sizeof(float), cudaMemcpyDeviceToHost);
     cudaFree(d_bad);
     cudaFree(d_first);
     return e;
