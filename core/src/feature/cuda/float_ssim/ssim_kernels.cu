@@ -1336,6 +1336,34 @@ __global__ void k_sqrt_check(unsigned long long *__restrict__ bad, float *__rest
     }
 }
 
+/* Runs a check kernel (launch(bad, first)) on zeroed device counters and
+ * copies its mismatch count and first example back. */
+template <typename Launch>
+cudaError_t count_mismatches(Launch launch, unsigned long long *mismatches, void *first,
+                             size_t first_bytes)
+{
+    unsigned long long *d_bad = NULL;
+    void *d_first = NULL;
+    cudaError_t e = cudaMalloc((void **)&d_bad, sizeof(*d_bad));
+    if (e == cudaSuccess)
+        e = cudaMalloc(&d_first, first_bytes);
+    if (e == cudaSuccess)
+        e = cudaMemset(d_bad, 0, sizeof(*d_bad));
+    if (e == cudaSuccess)
+        e = cudaMemset(d_first, 0, first_bytes);
+    if (e == cudaSuccess) {
+        launch(d_bad, d_first);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaMemcpy(mismatches, d_bad, sizeof(*d_bad), cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(first, d_first, first_bytes, cudaMemcpyDeviceToHost);
+    cudaFree(d_bad);
+    cudaFree(d_first);
+    return e;
+}
+
 /* Test kernels: the production totals and means over given terms, seg
  * terms per thread, 32 threads per block. */
 __global__ void k_terms_partials(const double *__restrict__ terms, unsigned long long n,
@@ -1662,50 +1690,20 @@ cudaError_t vmaf_ssim_cuda_division_mismatches(unsigned long long seed,
                                                unsigned long long pairs,
                                                unsigned long long *mismatches, double first[4])
 {
-    unsigned long long *d_bad = NULL;
-    double *d_first = NULL;
-    cudaError_t e = cudaMalloc((void **)&d_bad, sizeof(*d_bad));
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&d_first, 4 * sizeof(double));
-    if (e == cudaSuccess)
-        e = cudaMemset(d_bad, 0, sizeof(*d_bad));
-    if (e == cudaSuccess)
-        e = cudaMemset(d_first, 0, 4 * sizeof(double));
-    if (e == cudaSuccess) {
-        k_division_check<<<1024, 256>>>(seed, pairs, d_bad, d_first);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-        e = cudaMemcpy(mismatches, d_bad, sizeof(*d_bad), cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess)
-        e = cudaMemcpy(first, d_first, 4 * sizeof(double), cudaMemcpyDeviceToHost);
-    cudaFree(d_bad);
-    cudaFree(d_first);
-    return e;
+    return count_mismatches(
+        [=](unsigned long long *bad, void *f) {
+            k_division_check<<<1024, 256>>>(seed, pairs, bad, static_cast<double *>(f));
+        },
+        mismatches, first, 4 * sizeof(double));
 }
 
 cudaError_t vmaf_ssim_cuda_sqrt_mismatches(unsigned long long *mismatches, float first[3])
 {
-    unsigned long long *d_bad = NULL;
-    float *d_first = NULL;
-    cudaError_t e = cudaMalloc((void **)&d_bad, sizeof(*d_bad));
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&d_first, 3 * sizeof(float));
-    if (e == cudaSuccess)
-        e = cudaMemset(d_bad, 0, sizeof(*d_bad));
-    if (e == cudaSuccess)
-        e = cudaMemset(d_first, 0, 3 * sizeof(float));
-    if (e == cudaSuccess) {
-        k_sqrt_check<<<1024, 256>>>(d_bad, d_first);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess)
-        e = cudaMemcpy(mismatches, d_bad, sizeof(*d_bad), cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess)
-        e = cudaMemcpy(first, d_first, 3 * sizeof(float), cudaMemcpyDeviceToHost);
-    cudaFree(d_bad);
-    cudaFree(d_first);
-    return e;
+    return count_mismatches(
+        [](unsigned long long *bad, void *f) {
+            k_sqrt_check<<<1024, 256>>>(bad, static_cast<float *>(f));
+        },
+        mismatches, first, 3 * sizeof(float));
 }
 
 } // extern "C"
