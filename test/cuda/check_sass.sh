@@ -3,8 +3,9 @@
 # come from our arithmetic (-fmad=false and explicit _rn intrinsics). The
 # correctly rounded division and square root sequences of the CUDA library
 # do use FMAs internally (their results are still the IEEE ones the CPU
-# computes), and so does the combine's f64 division (div_in_range: the
-# library's fast path without its range check, the same FMAs). So:
+# computes), and so do the combine's f64 division and f32 square root
+# (div_in_range, sqrt_in_range: the library's fast paths without their
+# range checks, the same FMAs). So:
 # Kernels with the library operations swapped out (template flag PROBE)
 # must have no FMA at all, which covers all of our own arithmetic; kernels
 # without division or square root must have none; and a production kernel

@@ -313,7 +313,8 @@ static void test_division(uint64_t seed, bool quick)
     double first[4] = {0};
     const cudaError_t e = vmaf_ssim_cuda_division_mismatches(seed, pairs, &bad, first);
     CHECK(e == cudaSuccess, "division check: CUDA error %s", cudaGetErrorString(e));
-    CHECK(bad == 0, "combine division differs from __ddiv_rn in %llu of %llu pairs: %a / %a = %a, want %a",
+    CHECK(bad == 0,
+          "combine division differs from __ddiv_rn in %llu of %llu pairs: %a / %a = %a, want %a",
           bad, pairs, first[0], first[1], first[2], first[3]);
     printf("combine division: %llu pairs, %llu differ from __ddiv_rn\n", pairs, bad);
 }
@@ -326,7 +327,8 @@ static void test_sqrt(void)
     float first[3] = {0};
     const cudaError_t e = vmaf_ssim_cuda_sqrt_mismatches(&bad, first);
     CHECK(e == cudaSuccess, "square root check: CUDA error %s", cudaGetErrorString(e));
-    CHECK(bad == 0, "combine square root differs from __fsqrt_rn for %llu floats: sqrt(%a) = %a, want %a",
+    CHECK(bad == 0,
+          "combine square root differs from __fsqrt_rn for %llu floats: sqrt(%a) = %a, want %a",
           bad, (double)first[0], (double)first[1], (double)first[2]);
     printf("combine square root: every float in [0, 2^63), %llu differ from __fsqrt_rn\n", bad);
 }
