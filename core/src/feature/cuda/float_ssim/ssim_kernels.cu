@@ -691,7 +691,7 @@ __device__ void final_means(double *totals, int nq, double n, double depth, Ssim
  * which then computes the means. */
 template <int NQ, int NT>
 __device__ bool add_block_sums(const double *sum, const double *asum, const double *wsum,
-                             double *totals, unsigned *counter, unsigned nblocks)
+                               double *totals, unsigned *counter, unsigned nblocks)
 {
     constexpr int NW = NT / 32;
     __shared__ double s_red[NW][PART * NQ];
@@ -739,7 +739,7 @@ __device__ bool add_block_sums(const double *sum, const double *asum, const doub
  * weight = n - i_b bounds each term's n - i. */
 template <int NQ, int NT>
 __device__ bool add_block_sums_w(const double *sum, const double *asum, double weight,
-                               double *partials, unsigned *counter, unsigned nblocks)
+                                 double *partials, unsigned *counter, unsigned nblocks)
 {
     double wsum[NQ];
 #pragma unroll
