@@ -686,39 +686,52 @@ __device__ void final_means(double *totals, int nq, double n, double depth, Ssim
 
 /* Adds the block's sums to the frame's totals (all threads call it): sum,
  * asum and wsum, each thread's sums of the terms, of their magnitudes and
- * of their magnitudes weighted by n - i (upper bounds). Returns true in
- * every thread of the block that finished the frame last (counter != NULL),
- * which then computes the means. */
+ * of their magnitudes weighted by n - i (upper bounds). wsum == NULL: every
+ * term of the block has an index of at least i_b, and weight = n - i_b
+ * bounds each term's n - i; the block's weighted sum is then its sum of
+ * magnitudes times weight, rounded upwards, and only sum and asum cross
+ * the block (a third fewer shuffles, which the shuffle unit serves one
+ * warp a cycle). Either way the weighted total is within the rounding of
+ * its additions, which the slack of the interval covers, of its exact
+ * value. Returns true in every thread of the block that finished the frame
+ * last (counter != NULL), which then computes the means. */
 template <int NQ, int NT>
 __device__ bool add_block_sums(const double *sum, const double *asum, const double *wsum,
-                               double *totals, unsigned *counter, unsigned nblocks)
+                               double weight, double *totals, unsigned *counter,
+                               unsigned nblocks)
 {
     constexpr int NW = NT / 32;
     __shared__ double s_red[NW][PART * NQ];
     __shared__ int s_last;
+    const int V = wsum ? PART : 2; /* numbers a quantity that cross the block */
     double sv[PART * NQ];
 #pragma unroll
     for (int q = 0; q < NQ; q++) {
         sv[PART * q] = sum[q];
-        sv[PART * q + 1] = wsum[q];
-        sv[PART * q + 2] = asum[q];
+        sv[PART * q + 1] = asum[q];
+        sv[PART * q + 2] = wsum ? wsum[q] : 0.0;
     }
 #pragma unroll
     for (int off = 16; off; off >>= 1)
 #pragma unroll
         for (int q = 0; q < PART * NQ; q++)
-            sv[q] = __dadd_rn(sv[q], __shfl_xor_sync(0xffffffffu, sv[q], off));
+            if (q % PART < V)
+                sv[q] = __dadd_rn(sv[q], __shfl_xor_sync(0xffffffffu, sv[q], off));
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     if (lane == 0)
 #pragma unroll
         for (int q = 0; q < PART * NQ; q++)
             s_red[warp][q] = sv[q];
     __syncthreads();
-    if (threadIdx.x < PART * NQ) {
+    const int q = threadIdx.x / PART, j = threadIdx.x % PART;
+    if (threadIdx.x < PART * NQ && j < V) {
         double v = s_red[0][threadIdx.x];
         for (int k = 1; k < NW; k++)
             v = __dadd_rn(v, s_red[k][threadIdx.x]);
-        atomicAdd(totals + threadIdx.x, v);
+        /* totals: sum, weighted sum, sum of magnitudes */
+        atomicAdd(totals + PART * q + (j == 0 ? 0 : j == 1 ? 2 : 1), v);
+        if (!wsum && j == 1)
+            atomicAdd(totals + PART * q + 1, __dmul_ru(v, weight));
     }
     if (!counter)
         return false;
@@ -741,11 +754,7 @@ template <int NQ, int NT>
 __device__ bool add_block_sums_w(const double *sum, const double *asum, double weight,
                                  double *partials, unsigned *counter, unsigned nblocks)
 {
-    double wsum[NQ];
-#pragma unroll
-    for (int q = 0; q < NQ; q++)
-        wsum[q] = __dmul_ru(asum[q], weight);
-    return add_block_sums<NQ, NT>(sum, asum, wsum, partials, counter, nblocks);
+    return add_block_sums<NQ, NT>(sum, asum, nullptr, weight, partials, counter, nblocks);
 }
 
 /* The tile kernel's pass items. hsums_to: the horizontal sums of CW
@@ -1267,7 +1276,7 @@ __global__ void __launch_bounds__(SNT, min_blocks(SNT, SBLOCKS))
     }
 
     const unsigned nb = gridDim.x;
-    if (out && add_block_sums<NQ, SNT>(sum, asum, wsum, partials, counter, nb)) {
+    if (out && add_block_sums<NQ, SNT>(sum, asum, wsum, 0.0, partials, counter, nb)) {
         final_means<PROBE>(partials, NQ, (double)n, depth, out);
         if (threadIdx.x == 0)
             *counter = 0; /* ready for the next frame on this buffer */
