@@ -823,6 +823,42 @@ __host__ __device__ constexpr size_t tile_smem(const Shape &sh)
            sizeof(float);
 }
 
+/* Phase 0 for the decimated planes, when their rows allow 16-byte loads:
+ * the (TH + 10) x 44 samples as whole quads (the tile's first column is a
+ * multiple of 32; a quad past the plane's right edge is read sample by
+ * sample, clamped), every load of a thread issued before its first store,
+ * so that the block waits on memory once, not once a row: this is the
+ * first step of every frame at the automatic scales, after the decimation
+ * (docs/adr/0109-tile-kernel-latency.md). */
+template <int IH, int NT>
+__device__ __forceinline__ void stage_quads(const float *__restrict__ r, size_t rp,
+                                            const float *__restrict__ d, size_t dp, int W,
+                                            int H, int c0, int o0, float *s_in)
+{
+    constexpr int Q = SP / 4, N = 2 * IH * Q, PER = (N + NT - 1) / NT;
+    float4 v[PER];
+#pragma unroll
+    for (int k = 0; k < PER; k++) {
+        const int i = (int)threadIdx.x + k * NT;
+        if (i < N) {
+            const int plane = i / (IH * Q), y = min(o0 + i / Q % IH, H - 1);
+            const int x = c0 + 4 * (i % Q);
+            const float *row = plane ? d + (size_t)y * dp : r + (size_t)y * rp;
+            if (x + 3 < W)
+                v[k] = *reinterpret_cast<const float4 *>(row + x);
+            else
+                v[k] = make_float4(row[min(x, W - 1)], row[min(x + 1, W - 1)],
+                                   row[min(x + 2, W - 1)], row[min(x + 3, W - 1)]);
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < PER; k++) {
+        const int i = (int)threadIdx.x + k * NT;
+        if (i < N)
+            reinterpret_cast<float4 *>(s_in)[i] = v[k];
+    }
+}
+
 /* Phase 0: stages the (TH + 10) x 42 input samples of both planes as f32
  * (coordinates past the plane are clamped: they only feed outputs past it,
  * which are never used). */
@@ -831,6 +867,13 @@ __device__ __forceinline__ void stage(const P *__restrict__ r, size_t rp,
                                       const P *__restrict__ d, size_t dp, float inv_d, int W,
                                       int H, int c0, int o0, float *s_in)
 {
+    if constexpr (std::is_same<P, float>::value) {
+        if ((((uintptr_t)r | (uintptr_t)d | (rp * sizeof(float)) | (dp * sizeof(float))) &
+             15) == 0) {
+            stage_quads<IH, NT>(r, rp, d, dp, W, H, c0, o0, s_in);
+            return;
+        }
+    }
     const int lane = threadIdx.x & 31;
     for (int rr = threadIdx.x >> 5; rr < IH; rr += NT / 32) {
         const int y = min(o0 + rr, H - 1);
