@@ -690,11 +690,11 @@ __device__ void final_means(double *totals, int nq, double n, double depth, Ssim
  * term of the block has an index of at least i_b, and weight = n - i_b
  * bounds each term's n - i; the block's weighted sum is then its sum of
  * magnitudes times weight, rounded upwards, and only sum and asum cross
- * the block (a third fewer shuffles, which the shuffle unit serves one
- * warp a cycle). Either way the weighted total is within the rounding of
- * its additions, which the slack of the interval covers, of its exact
- * value. Returns true in every thread of the block that finished the frame
- * last (counter != NULL), which then computes the means. */
+ * the block (a third fewer shuffles). Either way the weighted total is
+ * within the rounding of its additions, which the slack of the interval
+ * covers, of its exact value. Returns true in every thread of the block
+ * that finished the frame last (counter != NULL), which then computes the
+ * means. */
 template <int NQ, int NT>
 __device__ bool add_block_sums(const double *sum, const double *asum, const double *wsum,
                                double weight, double *totals, unsigned *counter,
