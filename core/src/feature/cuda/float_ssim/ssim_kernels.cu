@@ -823,39 +823,72 @@ __host__ __device__ constexpr size_t tile_smem(const Shape &sh)
            sizeof(float);
 }
 
-/* Phase 0 for the decimated planes, when their rows allow 16-byte loads:
- * the (TH + 10) x 44 samples as whole quads (the tile's first column is a
- * multiple of 32; a quad past the plane's right edge is read sample by
- * sample, clamped), every load of a thread issued before its first store,
- * so that the block waits on memory once, not once a row: this is the
- * first step of every frame at the automatic scales, after the decimation
- * (docs/adr/0109-tile-kernel-latency.md). */
-template <int IH, int NT>
-__device__ __forceinline__ void stage_quads(const float *__restrict__ r, size_t rp,
-                                            const float *__restrict__ d, size_t dp, int W,
-                                            int H, int c0, int o0, float *s_in)
+/* Four consecutive samples, loaded at once. */
+template <typename P> struct Quad;
+template <> struct Quad<float> {
+    using T = float4;
+    static __device__ T make(float a, float b, float c, float d)
+    {
+        return make_float4(a, b, c, d);
+    }
+};
+template <> struct Quad<uint16_t> {
+    using T = ushort4;
+    static __device__ T make(uint16_t a, uint16_t b, uint16_t c, uint16_t d)
+    {
+        return make_ushort4(a, b, c, d);
+    }
+};
+template <> struct Quad<uint8_t> {
+    using T = uchar4;
+    static __device__ T make(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
+    {
+        return make_uchar4(a, b, c, d);
+    }
+};
+
+/* Phase 0 where the rows allow loads of four samples (4, 8 or 16 bytes):
+ * the (TH + 10) x 44 samples of both planes as whole quads (the tile's
+ * first column is a multiple of 32; a quad past the plane's right edge is
+ * read sample by sample, clamped), every load of a thread issued before
+ * its first store, so that the block waits on memory once, not once a
+ * row (docs/adr/0109-tile-kernel-latency.md). */
+template <typename P, int IH, int NT>
+__device__ __forceinline__ void stage_quads(const P *__restrict__ r, size_t rp,
+                                            const P *__restrict__ d, size_t dp, float inv_d,
+                                            int W, int H, int c0, int o0, float *s_in)
 {
+    using T = typename Quad<P>::T;
     constexpr int Q = SP / 4, N = 2 * IH * Q, PER = (N + NT - 1) / NT;
-    float4 v[PER];
+    T v[PER];
 #pragma unroll
     for (int k = 0; k < PER; k++) {
         const int i = (int)threadIdx.x + k * NT;
         if (i < N) {
             const int plane = i / (IH * Q), y = min(o0 + i / Q % IH, H - 1);
             const int x = c0 + 4 * (i % Q);
-            const float *row = plane ? d + (size_t)y * dp : r + (size_t)y * rp;
+            const P *row = plane ? d + (size_t)y * dp : r + (size_t)y * rp;
             if (x + 3 < W)
-                v[k] = *reinterpret_cast<const float4 *>(row + x);
+                v[k] = *reinterpret_cast<const T *>(row + x);
             else
-                v[k] = make_float4(row[min(x, W - 1)], row[min(x + 1, W - 1)],
-                                   row[min(x + 2, W - 1)], row[min(x + 3, W - 1)]);
+                v[k] = Quad<P>::make(row[min(x, W - 1)], row[min(x + 1, W - 1)],
+                                     row[min(x + 2, W - 1)], row[min(x + 3, W - 1)]);
         }
     }
 #pragma unroll
     for (int k = 0; k < PER; k++) {
         const int i = (int)threadIdx.x + k * NT;
-        if (i < N)
-            reinterpret_cast<float4 *>(s_in)[i] = v[k];
+        if (i < N) {
+            float4 f;
+            if constexpr (std::is_same<P, float>::value)
+                f = v[k];
+            else
+                f = make_float4(__fmul_rn(int_f32(v[k].x), inv_d),
+                                __fmul_rn(int_f32(v[k].y), inv_d),
+                                __fmul_rn(int_f32(v[k].z), inv_d),
+                                __fmul_rn(int_f32(v[k].w), inv_d));
+            reinterpret_cast<float4 *>(s_in)[i] = f;
+        }
     }
 }
 
@@ -867,12 +900,10 @@ __device__ __forceinline__ void stage(const P *__restrict__ r, size_t rp,
                                       const P *__restrict__ d, size_t dp, float inv_d, int W,
                                       int H, int c0, int o0, float *s_in)
 {
-    if constexpr (std::is_same<P, float>::value) {
-        if ((((uintptr_t)r | (uintptr_t)d | (rp * sizeof(float)) | (dp * sizeof(float))) &
-             15) == 0) {
-            stage_quads<IH, NT>(r, rp, d, dp, W, H, c0, o0, s_in);
-            return;
-        }
+    if ((((uintptr_t)r | (uintptr_t)d | (rp * sizeof(P)) | (dp * sizeof(P))) %
+         (4 * sizeof(P))) == 0) {
+        stage_quads<P, IH, NT>(r, rp, d, dp, inv_d, W, H, c0, o0, s_in);
+        return;
     }
     const int lane = threadIdx.x & 31;
     for (int rr = threadIdx.x >> 5; rr < IH; rr += NT / 32) {
