@@ -2,7 +2,8 @@
  * The CUDA twin as data, on any machine (no GPU needed): registered as the
  * twin of float_ssim with the same options and features, and refusing
  * exactly the geometries the device cannot compute exactly, with a reason;
- * the Gaussian taps symmetric, as the kernels assume.
+ * the Gaussian taps symmetric, as the kernels assume; the launch shapes the
+ * plan picks.
  * Without a GPU, vmaf_cuda_state_init must fail cleanly with -ENODEV.
  */
 #include <errno.h>
@@ -16,6 +17,7 @@
 
 #include "cuda/cuda_internal.h"
 #include "feature/cuda/float_ssim_cuda.h"
+#include "feature/cuda/float_ssim_cuda_kernels.h"
 #include "feature/ssim/ssim.h"
 #include "registry.h"
 
@@ -34,6 +36,18 @@ static int refuses(int scale, unsigned w, unsigned h, unsigned bpc, char *why, s
         err = t->check_context(priv, w, h, bpc, why, n);
     free(priv);
     return err;
+}
+
+/* The launch shape the plan picks on a device of 132 multiprocessors (the
+ * H200 its rule was measured on): 0 small tiles, 1 tall tiles, the last
+ * strips. */
+static int plan_shape(unsigned w, unsigned h, int scale)
+{
+    SsimCudaConsts k;
+    SsimCudaPlan p;
+    vmaf_ssim_cuda_consts(&k);
+    vmaf_ssim_cuda_plan(&p, w, h, 8, scale, 0, 132, 9, &k);
+    return p.shape;
 }
 
 int main(void)
@@ -76,6 +90,26 @@ int main(void)
     CHECK(refuses(0, 32767, 32767, 8, why, sizeof(why)) == 0,
           "automatic scale 128 refused: %s", why);
     CHECK(refuses(0, 1920, 1080, 9, why, sizeof(why)) == -ENOTSUP, "9-bit not refused");
+
+    /* Pictures take tall tiles from three quarters of a tile a
+     * multiprocessor, decimated planes from two; strips for large planes. */
+    const int strips = vmaf_ssim_cuda_shapes() - 1;
+    CHECK(plan_shape(3840, 2160, 1) == strips, "4K scale 1: shape %d, want strips",
+          plan_shape(3840, 2160, 1));
+    CHECK(plan_shape(1920, 1080, 1) == 1, "1080p scale 1: shape %d, want tall tiles",
+          plan_shape(1920, 1080, 1));
+    CHECK(plan_shape(576, 324, 1) == 1, "576x324 (126 tall tiles): shape %d, want tall tiles",
+          plan_shape(576, 324, 1));
+    CHECK(plan_shape(480, 360, 1) == 1, "480x360 (120 tall tiles): shape %d, want tall tiles",
+          plan_shape(480, 360, 1));
+    CHECK(plan_shape(426, 240, 1) == 0, "426x240 (70 tall tiles): shape %d, want small tiles",
+          plan_shape(426, 240, 1));
+    CHECK(plan_shape(3840, 2160, 8) == 0, "4K scale 8 (480x270 plane): shape %d, want small",
+          plan_shape(3840, 2160, 8));
+    CHECK(plan_shape(1280, 720, 2) == 0, "720p scale 2 (640x360 plane): shape %d, want small",
+          plan_shape(1280, 720, 2));
+    CHECK(plan_shape(7680, 4320, 4) == 1, "8K scale 4 (1920x1080 plane): shape %d, want tall",
+          plan_shape(7680, 4320, 4));
 
     VmafCudaState *cu = NULL;
     const int err = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){0});
