@@ -102,7 +102,7 @@ int main(void)
           plan_shape(576, 324, 1));
     CHECK(plan_shape(480, 360, 1) == 1, "480x360 (120 tall tiles): shape %d, want tall tiles",
           plan_shape(480, 360, 1));
-    CHECK(plan_shape(426, 240, 1) == 0, "426x240 (70 tall tiles): shape %d, want small tiles",
+    CHECK(plan_shape(426, 240, 1) == 0, "426x240 (65 tall tiles): shape %d, want small tiles",
           plan_shape(426, 240, 1));
     CHECK(plan_shape(3840, 2160, 8) == 0, "4K scale 8 (480x270 plane): shape %d, want small",
           plan_shape(3840, 2160, 8));
