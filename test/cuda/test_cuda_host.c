@@ -92,24 +92,29 @@ int main(void)
     CHECK(refuses(0, 1920, 1080, 9, why, sizeof(why)) == -ENOTSUP, "9-bit not refused");
 
     /* Pictures take tall tiles from three quarters of a tile a
-     * multiprocessor, decimated planes from two; strips for large planes. */
-    const int strips = vmaf_ssim_cuda_shapes() - 1;
-    CHECK(plan_shape(3840, 2160, 1) == strips, "4K scale 1: shape %d, want strips",
-          plan_shape(3840, 2160, 1));
-    CHECK(plan_shape(1920, 1080, 1) == 1, "1080p scale 1: shape %d, want tall tiles",
-          plan_shape(1920, 1080, 1));
-    CHECK(plan_shape(576, 324, 1) == 1, "576x324 (126 tall tiles): shape %d, want tall tiles",
-          plan_shape(576, 324, 1));
-    CHECK(plan_shape(480, 360, 1) == 1, "480x360 (120 tall tiles): shape %d, want tall tiles",
-          plan_shape(480, 360, 1));
-    CHECK(plan_shape(426, 240, 1) == 0, "426x240 (65 tall tiles): shape %d, want small tiles",
-          plan_shape(426, 240, 1));
-    CHECK(plan_shape(3840, 2160, 8) == 0, "4K scale 8 (480x270 plane): shape %d, want small",
-          plan_shape(3840, 2160, 8));
-    CHECK(plan_shape(1280, 720, 2) == 0, "720p scale 2 (640x360 plane): shape %d, want small",
-          plan_shape(1280, 720, 2));
-    CHECK(plan_shape(7680, 4320, 4) == 1, "8K scale 4 (1920x1080 plane): shape %d, want tall",
-          plan_shape(7680, 4320, 4));
+     * multiprocessor, decimated planes from two; strips for large planes
+     * (STRIPS: the last shape). */
+    enum { SMALL = 0, TALL = 1, STRIPS = -1 };
+    static const struct {
+        unsigned w, h;
+        int scale, want;
+        const char *what;
+    } plans[] = {
+        {3840, 2160, 1, STRIPS, "large picture"},
+        {1920, 1080, 1, TALL, "picture, 1380 tall tiles"},
+        {576, 324, 1, TALL, "picture, 126 tall tiles"},
+        {480, 360, 1, TALL, "picture, 120 tall tiles"},
+        {426, 240, 1, SMALL, "picture, 65 tall tiles"},
+        {3840, 2160, 8, SMALL, "480x270 plane, 90 tall tiles"},
+        {1280, 720, 2, SMALL, "640x360 plane, 160 tall tiles"},
+        {7680, 4320, 4, TALL, "1920x1080 plane, 1380 tall tiles"},
+    };
+    for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++) {
+        const int want = plans[i].want == STRIPS ? vmaf_ssim_cuda_shapes() - 1 : plans[i].want;
+        const int got = plan_shape(plans[i].w, plans[i].h, plans[i].scale);
+        CHECK(got == want, "%ux%u at scale %d (%s): plan picks shape %d, want %d", plans[i].w,
+              plans[i].h, plans[i].scale, plans[i].what, got, want);
+    }
 
     VmafCudaState *cu = NULL;
     const int err = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){0});
