@@ -703,35 +703,33 @@ __device__ bool add_block_sums(const double *sum, const double *asum, const doub
     constexpr int NW = NT / 32;
     __shared__ double s_red[NW][PART * NQ];
     __shared__ int s_last;
-    const int V = wsum ? PART : 2; /* numbers a quantity that cross the block */
-    double sv[PART * NQ];
+    double sv[PART * NQ]; /* per quantity: sum, weighted sum, magnitudes */
 #pragma unroll
     for (int q = 0; q < NQ; q++) {
         sv[PART * q] = sum[q];
-        sv[PART * q + 1] = asum[q];
-        sv[PART * q + 2] = wsum ? wsum[q] : 0.0;
+        sv[PART * q + 1] = wsum ? wsum[q] : 0.0;
+        sv[PART * q + 2] = asum[q];
     }
 #pragma unroll
     for (int off = 16; off; off >>= 1)
 #pragma unroll
-        for (int q = 0; q < PART * NQ; q++)
-            if (q % PART < V)
-                sv[q] = __dadd_rn(sv[q], __shfl_xor_sync(0xffffffffu, sv[q], off));
+        for (int i = 0; i < PART * NQ; i++)
+            if (wsum || i % PART != 1)
+                sv[i] = __dadd_rn(sv[i], __shfl_xor_sync(0xffffffffu, sv[i], off));
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     if (lane == 0)
 #pragma unroll
-        for (int q = 0; q < PART * NQ; q++)
-            s_red[warp][q] = sv[q];
+        for (int i = 0; i < PART * NQ; i++)
+            s_red[warp][i] = sv[i];
     __syncthreads();
-    const int q = threadIdx.x / PART, j = threadIdx.x % PART;
-    if (threadIdx.x < PART * NQ && j < V) {
-        double v = s_red[0][threadIdx.x];
+    const int i = threadIdx.x;
+    if (i < PART * NQ && (wsum || i % PART != 1)) {
+        double v = s_red[0][i];
         for (int k = 1; k < NW; k++)
-            v = __dadd_rn(v, s_red[k][threadIdx.x]);
-        /* totals: sum, weighted sum, sum of magnitudes */
-        atomicAdd(totals + PART * q + (j == 0 ? 0 : j == 1 ? 2 : 1), v);
-        if (!wsum && j == 1)
-            atomicAdd(totals + PART * q + 1, __dmul_ru(v, weight));
+            v = __dadd_rn(v, s_red[k][i]);
+        atomicAdd(totals + i, v);
+        if (!wsum && i % PART == 2) /* the block's weighted sum */
+            atomicAdd(totals + i - 1, __dmul_ru(v, weight));
     }
     if (!counter)
         return false;
