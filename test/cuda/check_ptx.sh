@@ -4,18 +4,27 @@
 # the last bits, and the scores are specified bit for bit. Needs only nvcc,
 # so it runs on machines without a GPU (CI); the SASS check (check_sass.sh)
 # covers what ptxas does on a GPU machine.
-#   check_ptx.sh NVCC SOURCE [nvcc args...]
+#   check_ptx.sh NVCC SOURCE... -- [nvcc args...]
 set -u
 nvcc=$1
-src=$2
-shift 2
+shift
+srcs=
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    srcs="$srcs $1"
+    shift
+done
+[ $# -gt 0 ] && shift
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-if ! "$nvcc" -ptx -arch=compute_90 "$@" "$src" -o "$out/k.ptx" 2>"$out/err"; then
-    cat "$out/err"
-    echo "FAIL: nvcc -ptx failed"
-    exit 1
-fi
+: >"$out/k.ptx"
+for src in $srcs; do
+    if ! "$nvcc" -ptx -arch=compute_90 "$@" "$src" -o "$out/one.ptx" 2>"$out/err"; then
+        cat "$out/err"
+        echo "FAIL: nvcc -ptx $src failed"
+        exit 1
+    fi
+    cat "$out/one.ptx" >>"$out/k.ptx"
+done
 entries=$(grep -cE '^[.]visible [.]entry|^[.]entry' "$out/k.ptx")
 pattern='^[[:space:]]*(@!?%p[0-9]+[[:space:]]+)?(fma|mad)([.][a-z0-9]+)*[.]f(16|32|64)'
 # The two places where multiply-adds are the algorithm and not a

@@ -4,7 +4,8 @@
  * up to 17, bit depths 8/10/12/16, odd sizes, flat, extreme and identical
  * frames, pictures in host, pinned and device memory; the decimated planes
  * byte for byte; and the exact frame mean on constructed terms that sit
- * next to an f32 rounding boundary.
+ * next to an f32 rounding boundary; and the device's sequential sum on the
+ * term sets of test/seq_sum_cases.h.
  *
  * Usage: test_cuda_parity [seed | quick]     (exit 77 without a GPU)
  * quick: small pictures only (for compute-sanitizer runs).
@@ -18,9 +19,12 @@
 #include "dict.h"
 #include "feature/cuda/float_ssim_cuda.h"
 #include "feature/cuda/float_ssim_cuda_kernels.h"
+#include "feature/cuda/seq_sum_cuda.h"
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "feature/ssim/ssim.h"
+
+#include "../seq_sum_cases.h"
 
 extern const VmafFeatureExtractor vmaf_fex_float_ssim;
 
@@ -215,9 +219,28 @@ static float host_pairwise_mean(const double *t, size_t n)
     return (float)(pairwise(t, n) / (double)n);
 }
 
+/* The device's sequential sum of n device terms (as the extractor's redo
+ * runs it); *st gets how it was reached. */
+static double device_seq_sum(const double *dt, size_t n, VmafCudaSeqSum *st, const char *what)
+{
+    void *work = NULL;
+    VmafCudaSeqSum *dout = NULL;
+    cudaError_t e = cudaMalloc(&work, vmaf_cuda_seq_sum_work_bytes(n) + 1);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&dout, sizeof(*dout));
+    if (e == cudaSuccess)
+        e = vmaf_cuda_seq_sum(dt, n, work, dout, 0);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(st, dout, sizeof(*st), cudaMemcpyDeviceToHost);
+    CHECK(e == cudaSuccess, "%s: sequential sum: CUDA error %s", what, cudaGetErrorString(e));
+    cudaFree(work);
+    cudaFree(dout);
+    return e == cudaSuccess ? st->sum : NAN;
+}
+
 /* Runs the device's mean (interval check; a flagged mean is then summed in
- * order, as the extractor does) and compares with the host's sequential
- * mean. Returns the flag. */
+ * order on the device, as the extractor does) and compares with the host's
+ * sequential mean. Returns the flag. */
 static int device_mean(const double *t, size_t n, unsigned seg, const char *what)
 {
     double *dt = NULL, *dp = NULL;
@@ -233,9 +256,10 @@ static int device_mean(const double *t, size_t n, unsigned seg, const char *what
     if (e == cudaSuccess)
         e = cudaMemcpy(&out, dout, sizeof(out), cudaMemcpyDeviceToHost);
     const int flagged = out.redo[0];
-    /* A flagged mean is summed in order, as the extractor then does. */
-    if (e == cudaSuccess && flagged)
-        out.mean[0] = host_seq_mean(t, n);
+    if (e == cudaSuccess && flagged) {
+        VmafCudaSeqSum st;
+        out.mean[0] = (float)(device_seq_sum(dt, n, &st, what) / (double)n);
+    }
     CHECK(e == cudaSuccess, "%s: CUDA error %s", what, cudaGetErrorString(e));
     const float want = host_seq_mean(t, n);
     CHECK(!memcmp(&want, &out.mean[0], sizeof(float)),
@@ -245,6 +269,55 @@ static int device_mean(const double *t, size_t n, unsigned seg, const char *what
     cudaFree(dp);
     cudaFree(dout);
     return flagged;
+}
+
+/* The device's sequential sum on the term sets of seq_sum_cases.h (larger
+ * than the host test's), bit for bit, taking its fast path as often as
+ * each set says; and on the terms of a 4K picture at scale 1. */
+static void test_seq_sum(uint64_t seed, bool quick)
+{
+    for (int k = 0; k <= SEQ_SUM_CASES; k++) {
+        SeqSumCase c;
+        if (k == SEQ_SUM_CASES) {
+            /* 3830 x 2150 SSIM-like terms: the redo of a 4K frame */
+            if (seq_sum_case(7, seed, 1, &c))
+                exit(1);
+            free(c.t);
+            c.n = (size_t)3830 * 2150;
+            c.t = malloc(sizeof(double) * c.n);
+            uint64_t r = seed;
+            for (size_t i = 0; i < c.n; i++) {
+                const double u = seq_case_unit(&r);
+                c.t[i] = (seq_case_rng(&r) % 50) ? 0.5 + 0.5 * u : -u;
+            }
+            snprintf(c.name, sizeof(c.name), "ssim-like, 4K scale 1 (%zu terms)", c.n);
+        } else if (seq_sum_case(k, seed, quick ? 1 : 10, &c)) {
+            fprintf(stderr, "out of memory\n");
+            exit(1);
+        }
+        double *dt = NULL;
+        if (cudaMalloc((void **)&dt, sizeof(double) * c.n + 1) != cudaSuccess) {
+            fprintf(stderr, "cudaMalloc failed\n");
+            exit(1);
+        }
+        cudaMemcpy(dt, c.t, sizeof(double) * c.n, cudaMemcpyHostToDevice);
+        VmafCudaSeqSum st = {0};
+        const double got = device_seq_sum(dt, c.n, &st, c.name);
+        const double want = seq_sum_reference(c.t, c.n);
+        CHECK(seq_sum_same(got, want), "%s: device sequential sum %a, CPU %a", c.name, got, want);
+        const double share = st.chunks ? (double)st.prepared / (double)st.chunks : 0.0;
+        CHECK(st.chunks == (c.n + VMAF_CUDA_SEQ_SUM_CHUNK - 1) / VMAF_CUDA_SEQ_SUM_CHUNK &&
+                  st.prepared + st.term_by_term == st.chunks,
+              "%s: %u chunks, %u prepared, %u term by term", c.name, st.chunks, st.prepared,
+              st.term_by_term);
+        CHECK(share >= c.min_prepared && st.ties >= c.min_ties,
+              "%s: %.3f of the chunks prepared (want %.2f), %u ties (want %u)", c.name, share,
+              c.min_prepared, st.ties, c.min_ties);
+        printf("sequential sum: %-40s %7u chunks, %5.1f%% prepared, %5u ties\n", c.name,
+               st.chunks, 100.0 * share, st.ties);
+        cudaFree(dt);
+        free(c.t);
+    }
 }
 
 static void test_exact_mean(uint64_t *rng)
@@ -341,6 +414,7 @@ int main(int argc, char **argv)
     cu = cuda_test_state_or_skip("test_cuda_parity");
     setvbuf(stdout, NULL, _IOLBF, 0);
 
+    test_seq_sum(seed, quick);
     test_exact_mean(&rng);
     test_division(seed, quick);
     test_sqrt();
@@ -373,8 +447,8 @@ int main(int argc, char **argv)
 
     /* The sequential redo of the frame mean, forced for every mean: the
      * terms the device writes in row-major order and their sum in the CPU's
-     * order, in one chunk and in many (4K scale 1 holds 8 chunks), must give
-     * the CPU's bits. */
+     * order on the device (from one chunk of terms to 8 000), must give the
+     * CPU's bits. */
     const Case redo[] = {
         {576, 324, 8, 0, true, false, false, 0, 4, MEM_HOST, 2},
         {333, 227, 12, 3, true, true, true, 2, 4, MEM_PINNED, 2},

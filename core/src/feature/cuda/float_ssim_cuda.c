@@ -24,6 +24,7 @@
 #include "cuda/cuda_state.h"
 #include "feature/cuda/float_ssim_cuda.h"
 #include "feature/cuda/float_ssim_cuda_kernels.h"
+#include "feature/cuda/seq_sum_cuda.h"
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "feature/ssim/ssim.h"
@@ -33,9 +34,6 @@
 
 #define NAME "float_ssim_cuda"
 #define SLOTS VMAF_CUDA_FRAMES_IN_FLIGHT
-/* Terms per chunk of the sequential redo (8 MB): the copy of one chunk
- * overlaps the host's sum of the previous one. */
-#define REDO_CHUNK ((size_t)1 << 20)
 
 enum SlotState { SLOT_FREE = 0, SLOT_SUBMITTED, SLOT_HARVESTED };
 
@@ -80,9 +78,10 @@ typedef struct FloatSsimCudaState {
     unsigned ndone;
     size_t row_bytes, dpitch, fpitch;
     double *terms;      /* per-pixel terms for the sequential redo */
-    double *hterms;     /* pinned, 2 x REDO_CHUNK: terms on their way to the host */
-    cudaEvent_t redo_ev[2];
-    bool redo_events;
+    void *seq_work;     /* the device's sequential sum of them */
+    VmafCudaSeqSum *seq_dout, *seq_hout; /* its result, on the device and pinned */
+    cudaEvent_t redo_ev;
+    bool redo_event;
     unsigned redo_count;
     bool submitted_any;
     int err;            /* sticky: the first failure stops the run */
@@ -182,14 +181,15 @@ static void teardown(FloatSsimCudaState *st)
         memset(sl, 0, sizeof(*sl));
     }
     cudaFree(st->terms);
-    cudaFreeHost(st->hterms);
-    st->hterms = NULL;
-    if (st->redo_events) {
-        cudaEventDestroy(st->redo_ev[0]);
-        cudaEventDestroy(st->redo_ev[1]);
-        st->redo_events = false;
-    }
+    cudaFree(st->seq_work);
+    cudaFree(st->seq_dout);
+    cudaFreeHost(st->seq_hout);
+    if (st->redo_event)
+        cudaEventDestroy(st->redo_ev);
+    st->redo_event = false;
     st->terms = NULL;
+    st->seq_work = NULL;
+    st->seq_dout = st->seq_hout = NULL;
     if (st->up)
         cudaStreamDestroy(st->up);
     if (st->comp)
@@ -271,8 +271,18 @@ static int init(VmafFex *fex)
     }
     const size_t n = (size_t)(st->plan.W - (SSIM_WINDOW - 1)) * (st->plan.H - (SSIM_WINDOW - 1));
     e = cudaMalloc((void **)&st->terms, n * sizeof(double));
+    if (e == cudaSuccess)
+        e = cudaMalloc(&st->seq_work, vmaf_cuda_seq_sum_work_bytes(n));
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&st->seq_dout, sizeof(*st->seq_dout));
+    if (e == cudaSuccess)
+        e = cudaHostAlloc((void **)&st->seq_hout, sizeof(*st->seq_hout), cudaHostAllocDefault);
+    if (e == cudaSuccess) {
+        e = cudaEventCreateWithFlags(&st->redo_ev, cudaEventDisableTiming);
+        st->redo_event = e == cudaSuccess;
+    }
     if (e != cudaSuccess) {
-        err = fail(st, e, "allocating the per-pixel term buffer", -1);
+        err = fail(st, e, "allocating the buffers of the sequential sum", -1);
         goto out;
     }
     vmaf_debug(NAME ": %ux%u %u-bit, scale %d, planes %ux%u, %ux%u tiles of 32x%u outputs",
@@ -307,62 +317,21 @@ static int ensure_upload_buffers(FloatSsimCudaState *st, Slot *sl, bool staging,
 }
 
 /* The CPU's sum, one term after the other, of the n terms the device
- * wrote: copied in chunks through pinned memory (the next chunk's copy
- * overlapping this one's sum) and added on the host, which runs a
- * dependent chain of f64 additions several times faster than one GPU
- * thread. */
+ * wrote, computed there (seq_sum_cuda.h): only its result crosses to the
+ * host. Waits for it on its own event, not for later frames' kernels. */
 static int sequential_sum(FloatSsimCudaState *st, size_t n, unsigned index, double *sum)
 {
-    cudaError_t e = cudaSuccess;
-    if (!st->hterms) {
-        e = cudaHostAlloc((void **)&st->hterms, 2 * REDO_CHUNK * sizeof(double),
-                          cudaHostAllocDefault);
-        if (e != cudaSuccess) {
-            st->hterms = NULL;
-            return fail(st, e, "allocating pinned memory for the sequential sum", index);
-        }
-    }
-    if (!st->redo_events) {
-        e = cudaEventCreateWithFlags(&st->redo_ev[0], cudaEventDisableTiming);
-        if (e == cudaSuccess) {
-            e = cudaEventCreateWithFlags(&st->redo_ev[1], cudaEventDisableTiming);
-            if (e != cudaSuccess)
-                cudaEventDestroy(st->redo_ev[0]);
-        }
-        if (e != cudaSuccess)
-            return fail(st, e, "creating events for the sequential sum", index);
-        st->redo_events = true;
-    }
-    double s = 0.0;
-    size_t off = 0, len = n < REDO_CHUNK ? n : REDO_CHUNK;
-    int b = 0;
-    e = cudaMemcpyAsync(st->hterms, st->terms, len * sizeof(double), cudaMemcpyDeviceToHost,
-                        st->comp);
+    cudaError_t e = vmaf_cuda_seq_sum(st->terms, n, st->seq_work, st->seq_dout, st->comp);
     if (e == cudaSuccess)
-        e = cudaEventRecord(st->redo_ev[0], st->comp);
-    while (e == cudaSuccess && off < n) {
-        const size_t next = off + len;
-        const size_t next_len = n - next < REDO_CHUNK ? n - next : REDO_CHUNK;
-        if (next < n) {
-            e = cudaMemcpyAsync(st->hterms + (size_t)(b ^ 1) * REDO_CHUNK, st->terms + next,
-                                next_len * sizeof(double), cudaMemcpyDeviceToHost, st->comp);
-            if (e == cudaSuccess)
-                e = cudaEventRecord(st->redo_ev[b ^ 1], st->comp);
-        }
-        if (e == cudaSuccess)
-            e = cudaEventSynchronize(st->redo_ev[b]);
-        if (e != cudaSuccess)
-            break;
-        const double *t = st->hterms + (size_t)b * REDO_CHUNK;
-        for (size_t i = 0; i < len; i++)
-            s += t[i];
-        off = next;
-        len = next_len;
-        b ^= 1;
-    }
+        e = cudaMemcpyAsync(st->seq_hout, st->seq_dout, sizeof(*st->seq_hout),
+                            cudaMemcpyDeviceToHost, st->comp);
+    if (e == cudaSuccess)
+        e = cudaEventRecord(st->redo_ev, st->comp);
+    if (e == cudaSuccess)
+        e = cudaEventSynchronize(st->redo_ev);
     if (e != cudaSuccess)
-        return fail(st, e, "copying terms for the sequential sum", index);
-    *sum = s;
+        return fail(st, e, "the sequential sum of the per-pixel terms", index);
+    *sum = st->seq_hout->sum;
     return 0;
 }
 
