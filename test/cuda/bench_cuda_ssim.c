@@ -9,6 +9,8 @@
  *        bench_cuda_ssim frames WxH bpc scale shape [lcs]   (one case, GPU time
  *        only; scale 0 = automatic, shape -1 = the library's choice, lcs 1 =
  *        also the l, c and s means, as enable_lcs asks)
+ *        bench_cuda_ssim frames redo   (only the cost of the sequential redo:
+ *        end to end with every frame's mean summed in the CPU's order)
  */
 #include <math.h>
 #include <stdbool.h>
@@ -18,7 +20,9 @@
 
 #include "cuda/cuda_internal.h"
 #include "cuda/cuda_state.h"
+#include "feature/cuda/float_ssim_cuda.h"
 #include "feature/cuda/float_ssim_cuda_kernels.h"
+#include "feature/cuda/seq_sum_cuda.h"
 #include "feature/ssim/ssim.h"
 
 #define ROT 4 /* input pairs the runs rotate through (defeats the L2 cache) */
@@ -320,6 +324,88 @@ static int one_case(VmafCudaState *cu, int frames, char **argv)
     return 0;
 }
 
+/* The device's sequential sum alone, on n SSIM-like terms: median GPU us
+ * over 11 runs; *st gets how the last one was reached. */
+static double seq_sum_time(size_t n, VmafCudaSeqSum *st)
+{
+    double *h = malloc(sizeof(double) * n), *dt = NULL;
+    void *work = NULL;
+    VmafCudaSeqSum *dout = NULL;
+    uint64_t r = 12345;
+    for (size_t i = 0; i < n; i++) {
+        const double u = (double)(rng_next(&r) >> 11) * 0x1p-53;
+        h[i] = (rng_next(&r) % 50) ? 0.5 + 0.5 * u : -u;
+    }
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    if (!h || cudaMalloc((void **)&dt, sizeof(double) * n) ||
+        cudaMalloc(&work, vmaf_cuda_seq_sum_work_bytes(n)) ||
+        cudaMalloc((void **)&dout, sizeof(*dout))) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    cudaMemcpy(dt, h, sizeof(double) * n, cudaMemcpyHostToDevice);
+    double us[11];
+    for (int k = 0; k < 11; k++) {
+        cudaEventRecord(a, 0);
+        vmaf_cuda_seq_sum(dt, n, work, dout, 0);
+        cudaEventRecord(b, 0);
+        cudaEventSynchronize(b);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, a, b);
+        us[k] = 1000.0 * ms;
+    }
+    cudaMemcpy(st, dout, sizeof(*st), cudaMemcpyDeviceToHost);
+    double want = 0.0;
+    for (size_t i = 0; i < n; i++)
+        want += h[i];
+    if (memcmp(&want, &st->sum, sizeof(want)))
+        printf("  SEQUENTIAL SUM DIFFERS FROM CPU (%a, want %a)\n", st->sum, want);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    cudaFree(dt);
+    cudaFree(work);
+    cudaFree(dout);
+    free(h);
+    return median(us, 11);
+}
+
+/* What a frame whose mean sits next to an f32 rounding boundary costs: end
+ * to end from the pinned pool with the sequential redo forced on every
+ * frame, next to the same run without it (scale 1, where n is largest);
+ * and the device's sequential sum by itself. */
+static void redo_table(int frames)
+{
+    static const unsigned sizes[][2] = {{1920, 1080}, {3840, 2160}, {7680, 4320}};
+    printf("sequential redo (forced on every frame), scale 1, 8-bit:\n");
+    for (int si = 0; si < 3; si++) {
+        const unsigned w = sizes[si][0], h = sizes[si][1];
+        VmafPicture ref[ROT], dist[ROT];
+        if (make_inputs(ref, dist, w, h, 8))
+            exit(1);
+        const int n = w >= 7680 ? frames / 2 : frames;
+        double sc = 0, host_redo = 0, cpu = 0;
+        const double plain = e2e_time(ref, dist, 1, true, n, &sc);
+        vmaf_float_ssim_cuda_force_redo(true);
+        const double redo = e2e_time(ref, dist, 1, true, n, &sc);
+        /* plain host pictures keep pair 0 at index 12: the check */
+        (void)e2e_time(ref, dist, 1, false, 3, &host_redo);
+        vmaf_float_ssim_cuda_force_redo(false);
+        (void)cpu_time(ref, dist, 1, 1, &cpu);
+        VmafCudaSeqSum st = {0};
+        const size_t terms = (size_t)(w - 10) * (h - 10);
+        const double sum_us = seq_sum_time(terms, &st);
+        printf("  %ux%u: e2e pinned %.3f ms a frame, %.3f ms with the redo (+%.3f ms, %s); "
+               "the sequential sum of %zu terms alone %.1f us (%u of %u chunks prepared, %u "
+               "term by term)\n",
+               w, h, plain, redo, redo - plain,
+               !memcmp(&host_redo, &cpu, sizeof(double)) ? "same as CPU" : "DIFFERS FROM CPU",
+               terms, sum_us, st.prepared, st.chunks, st.term_by_term);
+        free_inputs(ref, dist);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const int frames = argc > 1 ? atoi(argv[1]) : 200;
@@ -327,6 +413,11 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc == 6 || argc == 7)
         return one_case(cu, frames, argv);
+    if (argc == 3 && !strcmp(argv[2], "redo")) {
+        redo_table(frames);
+        vmaf_cuda_state_free(cu);
+        return 0;
+    }
     static const unsigned sizes[][2] = {{576, 324}, {1920, 1080}, {3840, 2160}, {7680, 4320}};
     printf("%-10s %3s %5s %3s | %5s %10s %7s | %12s %12s | %10s %8s | %s\n", "size", "bpc",
            "scale", "eff", "shape", "GPU us/fr", "dec us", "e2e pinned", "e2e host",
@@ -381,6 +472,7 @@ int main(int argc, char **argv)
             free_inputs(ref, dist);
         }
     }
+    redo_table(frames < 40 ? frames : 40);
     vmaf_cuda_state_free(cu);
     return 0;
 }
