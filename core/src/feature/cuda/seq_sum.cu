@@ -35,13 +35,25 @@ unsigned long long chunks_of(unsigned long long n)
     return (n + L - 1) / L;
 }
 
+/* The calling warp's index in the grid: the chunk or group it takes. */
+__device__ __forceinline__ unsigned long long warp_index()
+{
+    return (unsigned long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+}
+
+/* Terms of chunk c (L but for the last). */
+__device__ __forceinline__ unsigned chunk_len(unsigned long long n, unsigned long long c)
+{
+    const unsigned long long base = c * L;
+    return n - base < (unsigned long long)L ? (unsigned)(n - base) : (unsigned)L;
+}
+
 /* One warp a chunk: its sum, in any order (a guess of where the running
  * sum goes, nothing more). */
 __global__ void k_seq_chunk_sums(const double *__restrict__ t, unsigned long long n,
                                  unsigned long long nch, double *__restrict__ sums)
 {
-    const unsigned long long c = (unsigned long long)blockIdx.x * (blockDim.x / 32) +
-                                 threadIdx.x / 32;
+    const unsigned long long c = warp_index();
     const int lane = threadIdx.x % 32;
     if (c >= nch)
         return;
@@ -155,14 +167,13 @@ __device__ __forceinline__ T warp_scan(T v, int lane)
 __global__ void k_seq_prepare(const double *__restrict__ t, unsigned long long n,
                               unsigned long long nch, SeqSumChunk *__restrict__ ch)
 {
-    const unsigned long long c = (unsigned long long)blockIdx.x * (blockDim.x / 32) +
-                                 threadIdx.x / 32;
+    const unsigned long long c = warp_index();
     const int lane = threadIdx.x % 32;
     if (c >= nch)
         return;
     const int e = ch[c].e;
     const unsigned long long base = c * L;
-    const unsigned len = n - base < (unsigned long long)L ? (unsigned)(n - base) : (unsigned)L;
+    const unsigned len = chunk_len(n, c);
     const unsigned first = (unsigned)lane * PER_LANE;
     const unsigned mine = first >= len ? 0u : (len - first < PER_LANE ? len - first : PER_LANE);
     bool ok = e >= SEQ_SUM_E_MIN && e <= SEQ_SUM_E_MAX;
@@ -226,8 +237,7 @@ __global__ void k_seq_prepare(const double *__restrict__ t, unsigned long long n
 __global__ void k_seq_merge(const SeqSumChunk *__restrict__ ch, unsigned long long nch,
                             unsigned long long ngroups, SeqSumChunk *__restrict__ grp)
 {
-    const unsigned long long g = (unsigned long long)blockIdx.x * (blockDim.x / 32) +
-                                 threadIdx.x / 32;
+    const unsigned long long g = warp_index();
     const int lane = threadIdx.x % 32;
     if (g >= ngroups)
         return;
@@ -374,8 +384,7 @@ __global__ void __launch_bounds__(32) k_seq_walk(const double *__restrict__ t, u
             ties += (unsigned)k.nties;
         } else {
             const unsigned long long base = c * L;
-            const unsigned len =
-                n - base < (unsigned long long)L ? (unsigned)(n - base) : (unsigned)L;
+            const unsigned len = chunk_len(n, c);
             double v[PER_LANE];
 #pragma unroll
             for (int k = 0; k < PER_LANE; k++) {
