@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +23,7 @@ typedef struct SeqSumCase {
     unsigned min_ties;   /* ties decided by parity, at least */
 } SeqSumCase;
 
-static uint64_t seq_case_rng(uint64_t *s)
+static inline uint64_t seq_case_rng(uint64_t *s)
 {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -31,13 +32,22 @@ static uint64_t seq_case_rng(uint64_t *s)
 }
 
 /* Uniform in [0, 1), 53 random bits. */
-static double seq_case_unit(uint64_t *s)
+static inline double seq_case_unit(uint64_t *s)
 {
     return (double)(seq_case_rng(s) >> 11) * 0x1p-53;
 }
 
+/* Terms like SSIM's: mostly in [0.5, 1), one in 50 in (-1, 0]. */
+static inline void seq_sum_ssim_like(double *t, size_t n, uint64_t *r)
+{
+    for (size_t i = 0; i < n; i++) {
+        const double u = seq_case_unit(r);
+        t[i] = (seq_case_rng(r) % 50) ? 0.5 + 0.5 * u : -u;
+    }
+}
+
 /* The CPU's sum, the reference of every test. */
-static double seq_sum_reference(const double *t, size_t n)
+static inline double seq_sum_reference(const double *t, size_t n)
 {
     double s = 0.0;
     for (size_t i = 0; i < n; i++)
@@ -46,7 +56,7 @@ static double seq_sum_reference(const double *t, size_t n)
 }
 
 /* Same bits, or both NaN (the payload is not part of the contract). */
-static int seq_sum_same(double a, double b)
+static inline int seq_sum_same(double a, double b)
 {
     if (isnan(a) || isnan(b))
         return isnan(a) && isnan(b);
@@ -58,7 +68,7 @@ static int seq_sum_same(double a, double b)
 /* Fills case k (0 .. SEQ_SUM_CASES - 1); big scales the sizes of the large
  * sets (1 on the host in CI, more on a GPU). Returns 0, or -1 when out of
  * memory. The caller frees c->t. */
-static int seq_sum_case(int k, uint64_t seed, size_t big, SeqSumCase *c)
+static inline int seq_sum_case(int k, uint64_t seed, size_t big, SeqSumCase *c)
 {
     static const size_t small_n[] = {1, 2, 31, 1023, 1024, 1025, 2049};
     uint64_t r = seed ^ (0x1234567ull * (uint64_t)(k + 1));
@@ -88,10 +98,7 @@ static int seq_sum_case(int k, uint64_t seed, size_t big, SeqSumCase *c)
     case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7:
         /* SSIM-like: mostly (0.5, 1], some small negative terms. */
         snprintf(c->name, sizeof(c->name), "ssim-like, %zu terms", n);
-        for (size_t i = 0; i < n; i++) {
-            const double u = seq_case_unit(&r);
-            t[i] = (seq_case_rng(&r) % 50) ? 0.5 + 0.5 * u : -u;
-        }
+        seq_sum_ssim_like(t, n, &r);
         /* the first chunk crosses every binade up to about 2^9, and one
          * chunk each binade after it */
         c->min_prepared = n > 100000 ? 0.9 : 0.0;

@@ -6,7 +6,6 @@
  * test/seq_sum_cases.h, and take the fast path as often as each set says.
  * The CUDA suite runs the same sets through the device.
  */
-#include <inttypes.h>
 #include <stdio.h>
 
 #include "feature/seq_sum.h"

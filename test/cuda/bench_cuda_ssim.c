@@ -25,6 +25,8 @@
 #include "feature/cuda/seq_sum_cuda.h"
 #include "feature/ssim/ssim.h"
 
+#include "../seq_sum_cases.h"
+
 #define ROT 4 /* input pairs the runs rotate through (defeats the L2 cache) */
 
 static double now_s(void)
@@ -332,10 +334,8 @@ static double seq_sum_time(size_t n, VmafCudaSeqSum *st)
     void *work = NULL;
     VmafCudaSeqSum *dout = NULL;
     uint64_t r = 12345;
-    for (size_t i = 0; i < n; i++) {
-        const double u = (double)(rng_next(&r) >> 11) * 0x1p-53;
-        h[i] = (rng_next(&r) % 50) ? 0.5 + 0.5 * u : -u;
-    }
+    if (h)
+        seq_sum_ssim_like(h, n, &r);
     cudaEvent_t a, b;
     cudaEventCreate(&a);
     cudaEventCreate(&b);
@@ -357,10 +357,8 @@ static double seq_sum_time(size_t n, VmafCudaSeqSum *st)
         us[k] = 1000.0 * ms;
     }
     cudaMemcpy(st, dout, sizeof(*st), cudaMemcpyDeviceToHost);
-    double want = 0.0;
-    for (size_t i = 0; i < n; i++)
-        want += h[i];
-    if (memcmp(&want, &st->sum, sizeof(want)))
+    const double want = seq_sum_reference(h, n);
+    if (!seq_sum_same(st->sum, want))
         printf("  SEQUENTIAL SUM DIFFERS FROM CPU (%a, want %a)\n", st->sum, want);
     cudaEventDestroy(a);
     cudaEventDestroy(b);

@@ -224,8 +224,8 @@ __global__ void k_seq_prepare(const double *__restrict__ t, unsigned long long n
         const int64_t wide = (int64_t)1 << 52;
         k.nties = all_ties <= SEQ_SUM_MAX_TIES && lo > -wide && hi < wide ? all_ties : -1;
         k.r = total;
-        k.lo = len ? lo : 0;
-        k.hi = len ? hi : 0;
+        k.lo = lo;
+        k.hi = hi;
         k.tie_bits = mask;
         ch[c] = k;
     }
