@@ -432,6 +432,12 @@ int main(int argc, char **argv)
         {3840, 2160, 8, 0, true, false, false, 2, 4, MEM_DEVICE_ODD, 2},
         {1920, 1080, 10, 0, false, false, false, 2, 4, MEM_DEVICE_ODD, 2},
         {3840, 2160, 10, 1, false, false, false, 2, 4, MEM_DEVICE_ODD, 1},
+        /* Column-sum decimation (scales that are not powers of two): 1440p
+         * at its automatic scale 6 from unaligned rows, an odd 720p at 3,
+         * and a window wider than 8K's (scale 18). */
+        {2560, 1440, 10, 0, true, false, false, 2, 4, MEM_DEVICE_ODD, 2},
+        {1281, 721, 16, 0, false, false, false, 3, 4, MEM_DEVICE, 2},
+        {4608, 4610, 8, 0, false, false, false, 2, 4, MEM_PINNED, 1},
         {333, 227, 8, 0, true, false, false, 1, 1, MEM_HOST, 2},     /* flat vs flat */
         {333, 227, 10, 2, true, true, false, 2, -1, MEM_DEVICE, 2}, /* identical, inf dB */
         {333, 227, 12, 3, true, true, true, 2, -1, MEM_PINNED, 2},  /* identical, clipped */

@@ -20,8 +20,9 @@
  *   k_decimate  the same sums for the other power-of-two scales, and for
  *               rows that do not allow aligned loads: one thread walks an
  *               output's window in 32-bit words.
- *   k_decimate_rows  the other scales: f32 products widened and summed in
- *               f64 (exact, so in any order).
+ *   k_decimate_cols  the other scales: f32 products widened and summed in
+ *               f64 (exact, so in any order), column sums of the window
+ *               rows first (coalesced loads, each sample once), then rows.
  *   k_strip     large planes: a block walks 32-column strips in 30-row
  *               chunks, each horizontal sum made once; one warp a quantity
  *               streams both Gaussian passes; then the per-pixel combine.
@@ -35,6 +36,7 @@
  *   compute capability 9 and up, while the decimation before them ends.
  *   k_finalize, k_terms_partials  the same reduction on given terms (tests).
  */
+#include <math.h>
 #include <stdint.h>
 
 #include <cuda/atomic>
@@ -156,7 +158,8 @@ __device__ __forceinline__ float load_x<float>(const float *row, int i, float in
  * with mirrored columns. k_decimate_vec (below) for the scales 4 and 8.
  *
  * Other s: each product is rounded to f32 as the CPU rounds it and widened
- * (see widen), the window summed row by row in two chains. */
+ * (see widen); k_decimate_cols sums the window rows column by column, then
+ * the columns. */
 template <typename P>
 struct WinSum {
     static constexpr int SPW = 4 / (int)sizeof(P); /* samples per 32-bit word */
@@ -361,41 +364,203 @@ __global__ void __launch_bounds__(256, min_blocks(256, S * (int)sizeof(P) <= 8 ?
     (blockIdx.z ? out_d : out_r)[(size_t)Y * op + X] = __fmul_rn(__uint2float_rn(sum), post);
 }
 
-/* Other s: one thread per output walks its window row by row; the rows go
- * into two chains (even and odd) to halve the latency of the dependent
- * additions, which the exact sums allow. */
+/* Other s (3 at 720p, 6 at 1440p, 17 at 8K, ...): each product sample * k
+ * is rounded to f32 as the CPU rounds it, so the sums are not integer sums
+ * of samples; they are still exact in f64, so their order is free. A block
+ * makes one output row of one plane, DC_SPAN / s outputs wide, in two
+ * phases. Phase 1 sums the s window rows column by column: thread t owns
+ * DC_C adjacent columns and reads them with one aligned load a row
+ * (coalesced across the warp; each sample read once; DC_ROWS rows' loads in
+ * flight together). Phase 2 sums an output's s column sums from shared
+ * memory. Rows and columns mirror as the CPU's do; a mirrored column is
+ * always one of the block's own (it lies inside the same output's
+ * unmirrored window), so it needs no second load. The sample's divisor d (a
+ * power of two) scales the exact sum instead of each sample:
+ * fl32((p / d) * k) == fl32(p * k) / d when nothing is subnormal, and
+ * nothing is. (One thread an output walking its window, as before, issued
+ * twice the instructions and read each row as s scattered bytes across a
+ * warp: docs/adr/0111-decimation-by-column-sums.md.) */
+constexpr int DC_T = 128;            /* threads of a k_decimate_cols block */
+constexpr int DC_C = 8;              /* columns of a thread: one 8- or 16-byte load */
+constexpr int DC_SPAN = DC_T * DC_C; /* columns of a block */
+constexpr int DC_ROWS = 4;           /* window rows whose loads are in flight together */
+/* Blocks a multiprocessor: as many as the registers allow without spills
+ * (48 a thread at 8 bits, 64 at 16; more blocks measured no faster). */
+constexpr int DC_MINB8 = 10, DC_MINB16 = 8;
+
+/* A thread's DC_C samples of one row: one load, then 32-bit words. */
 template <typename P>
-__global__ void k_decimate_rows(const P *__restrict__ r, size_t rp, const P *__restrict__ d,
-                                size_t dp, int w, int h, int s, float inv_d, float k,
-                                float *__restrict__ out_r, float *__restrict__ out_d, size_t op,
-                                int W, int H)
+struct ColVec {
+    using T = typename std::conditional<sizeof(P) == 1, uint2, uint4>::type;
+    static constexpr int WORDS = (int)(sizeof(T) / 4);
+};
+
+__device__ __forceinline__ void unpack(uint2 v, unsigned (&w)[2])
+{
+    w[0] = v.x;
+    w[1] = v.y;
+}
+__device__ __forceinline__ void unpack(uint4 v, unsigned (&w)[4])
+{
+    w[0] = v.x;
+    w[1] = v.y;
+    w[2] = v.z;
+    w[3] = v.w;
+}
+
+/* Sample e of a thread's words as the bits of the f32 2^23 + p: one byte
+ * permutation of the word and `bias` (0x4B000000: the sample's byte or
+ * bytes, then 0x00s and 0x4B). bias arrives as a kernel argument so that it
+ * sits in a register and the selectors stay immediates (with a literal
+ * bias, the compiler moves each selector into a register first). */
+template <typename P, int E>
+__device__ __forceinline__ unsigned biased_sample(const unsigned (&wd)[ColVec<P>::WORDS],
+                                                  unsigned bias)
+{
+    if constexpr (sizeof(P) == 1)
+        return __byte_perm(wd[E / 4], bias, 0x7440u | (E & 3));
+    else
+        return __byte_perm(wd[E / 2], bias, E & 1 ? 0x7432u : 0x7410u);
+}
+
+template <typename P, int E = 0>
+__device__ __forceinline__ void add_column_samples(const unsigned (&wd)[ColVec<P>::WORDS],
+                                                   float k, unsigned bias,
+                                                   double (&acc)[DC_C])
+{
+    if constexpr (E < DC_C) {
+        const float x = __fsub_rn(__uint_as_float(biased_sample<P, E>(wd, bias)), 8388608.0f);
+        acc[E] = __dadd_rn(acc[E], widen(__fmul_rn(x, k)));
+        add_column_samples<P, E + 1>(wd, k, bias, acc);
+    }
+}
+
+/* A row's samples c0 .. c0 + DC_C - 1 as words: one aligned load (WHOLE),
+ * or sample by sample, zero past the width (the right edge, or rows that do
+ * not allow aligned loads). */
+template <typename P, bool WHOLE>
+__device__ __forceinline__ void load_columns(const P *q, int room,
+                                             unsigned (&wd)[ColVec<P>::WORDS])
+{
+    if constexpr (WHOLE) {
+        unpack(*reinterpret_cast<const typename ColVec<P>::T *>(q), wd);
+    } else {
+        constexpr int SPW = 4 / (int)sizeof(P);
+#pragma unroll
+        for (int j = 0; j < ColVec<P>::WORDS; j++) {
+            unsigned word = 0u;
+#pragma unroll
+            for (int e = 0; e < SPW; e++)
+                if (j * SPW + e < room)
+                    word |= (unsigned)q[j * SPW + e] << (8 * (int)sizeof(P) * e);
+            wd[j] = word;
+        }
+    }
+}
+
+/* Window row v of an output row whose first window row is y0. INSIDE: all
+ * the window's rows are in the picture and base is already row y0 (no
+ * mirror to work out a row); else base is row 0 and rows mirror. */
+template <typename P, bool INSIDE>
+__device__ __forceinline__ const P *window_row(const P *base, size_t pitch, int y0, int v, int h)
+{
+    if constexpr (INSIDE)
+        return base + (size_t)v * pitch;
+    else
+        return base + (size_t)mirror(y0 + v, h) * pitch;
+}
+
+/* Phase 1: the column sums of the s window rows from y0, batch by batch
+ * (a batch's loads in flight together), then the rows left over. */
+template <typename P, bool WHOLE, bool INSIDE>
+__device__ __forceinline__ void column_sums(const P *base, size_t pitch, int y0, int s, int h,
+                                            int room, float k, unsigned bias,
+                                            double (&acc)[DC_C])
+{
+    constexpr int NR = DC_ROWS, NW = ColVec<P>::WORDS;
+    int v = 0;
+#pragma unroll 1
+    for (; v + NR <= s; v += NR) {
+        unsigned wd[NR][NW];
+#pragma unroll
+        for (int b = 0; b < NR; b++)
+            load_columns<P, WHOLE>(window_row<P, INSIDE>(base, pitch, y0, v + b, h), room,
+                                   wd[b]);
+#pragma unroll
+        for (int b = 0; b < NR; b++)
+            add_column_samples<P>(wd[b], k, bias, acc);
+    }
+#pragma unroll 1
+    for (; v < s; v++) {
+        unsigned wd[NW];
+        load_columns<P, WHOLE>(window_row<P, INSIDE>(base, pitch, y0, v, h), room, wd);
+        add_column_samples<P>(wd, k, bias, acc);
+    }
+}
+
+template <typename P, bool WHOLE>
+__device__ __forceinline__ void column_sums(const P *base, size_t pitch, int y0, int s, int h,
+                                            int room, float k, unsigned bias,
+                                            double (&acc)[DC_C])
+{
+    if (y0 >= 0 && y0 + s <= h)
+        column_sums<P, WHOLE, true>(base + (size_t)y0 * pitch, pitch, y0, s, h, room, k, bias,
+                                    acc);
+    else
+        column_sums<P, WHOLE, false>(base, pitch, y0, s, h, room, k, bias, acc);
+}
+
+template <typename P>
+__global__ void __launch_bounds__(DC_T, min_blocks(DC_T, sizeof(P) == 1 ? DC_MINB8 : DC_MINB16))
+    k_decimate_cols(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp,
+                    int w, int h, int s, int per_block, float k, unsigned bias,
+                    double unscale, int vec, float *__restrict__ out_r,
+                    float *__restrict__ out_d, size_t op, int W, int H)
 {
     let_dependents_launch();
-    const int X = blockIdx.x * blockDim.x + threadIdx.x;
-    const int Y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (X >= W || Y >= H)
-        return;
+    /* Column c of the block at (c % DC_C) * DC_T + c / DC_C: a warp's
+     * stores of its threads' e-th columns are consecutive. */
+    __shared__ double col[DC_SPAN];
     const P *src = blockIdx.z ? d : r;
     const size_t pitch = blockIdx.z ? dp : rp;
     float *out = blockIdx.z ? out_d : out_r;
-    const int half = s / 2, x0 = X * s - half, y0 = Y * s - half;
-    const bool inside = x0 >= 0 && x0 + s <= w;
-    double acc[2] = {0.0, 0.0};
-    for (int v = 0; v < s; v++) {
-        const P *row = src + (size_t)mirror(y0 + v, h) * pitch;
-        double part = 0.0;
-        if (inside) {
-#pragma unroll 8
-            for (int u = 0; u < s; u++)
-                part = __dadd_rn(part, widen(__fmul_rn(load_x(row, x0 + u, inv_d), k)));
-        } else {
-            for (int u = 0; u < s; u++)
-                part = __dadd_rn(
-                    part, widen(__fmul_rn(load_x(row, mirror(x0 + u, w), inv_d), k)));
+    const int half = s / 2, X0 = (int)blockIdx.x * per_block;
+    const int a = max(X0 * s - half, 0) & ~(DC_C - 1); /* the block's first column */
+    const int c0 = a + (int)threadIdx.x * DC_C;
+    const P *base = src + c0;
+    for (int Y = (int)blockIdx.y; Y < H; Y += (int)gridDim.y) {
+        const int y0 = Y * s - half;
+        double acc[DC_C];
+#pragma unroll
+        for (int e = 0; e < DC_C; e++)
+            acc[e] = 0.0;
+        if (vec && c0 + DC_C <= w)
+            column_sums<P, true>(base, pitch, y0, s, h, DC_C, k, bias, acc);
+        else if (c0 < w)
+            column_sums<P, false>(base, pitch, y0, s, h, w - c0, k, bias, acc);
+        if (Y != (int)blockIdx.y)
+            __syncthreads(); /* the previous row's phase 2 is done with col */
+#pragma unroll
+        for (int e = 0; e < DC_C; e++)
+            col[e * DC_T + threadIdx.x] = acc[e];
+        __syncthreads();
+        /* Phase 2: each output sums its s columns; unscale undoes widen()'s
+         * 2^-896 and divides by d, both exact. */
+        for (int i = (int)threadIdx.x; i < per_block; i += DC_T) {
+            const int X = X0 + i;
+            if (X >= W)
+                break;
+            const int x0 = X * s - half;
+            const bool inside = x0 >= 0 && x0 + s <= w;
+            double sum = 0.0;
+#pragma unroll 4
+            for (int u = 0; u < s; u++) {
+                const unsigned c = (unsigned)((inside ? x0 + u : mirror(x0 + u, w)) - a);
+                sum = __dadd_rn(sum, col[(c % DC_C) * DC_T + c / DC_C]);
+            }
+            out[(size_t)Y * op + X] = __double2float_rn(__dmul_rn(sum, unscale));
         }
-        acc[v & 1] = __dadd_rn(acc[v & 1], part);
     }
-    out[(size_t)Y * op + X] = narrow(__dadd_rn(acc[0], acc[1]));
 }
 
 template <typename P, int NW>
@@ -422,11 +587,17 @@ void launch_decimate_any(const SsimCudaPlan *p, const void *ref, size_t rp, cons
     const float inv_d = 1.0f / (float)(1u << (p->bpc - 8));
     const float k = 1.0f / (float)(s * s);
     if ((s & (s - 1)) != 0) {
-        const dim3 block(32, 8);
-        const dim3 grid(ceil_div(p->W, 32), ceil_div(p->H, 8), 2);
-        k_decimate_rows<P><<<grid, block, 0, st>>>(
+        /* widen() scales by 2^-896; the sum is divided by d here too. */
+        const double unscale = ldexp(1.0, 896 - (int)(p->bpc - 8));
+        const int per_block = (DC_SPAN - (DC_C - 1)) / s;
+        const size_t vb = DC_C * sizeof(P);
+        const int vec = (uintptr_t)ref % vb == 0 && (uintptr_t)dist % vb == 0 &&
+                        rp % vb == 0 && dp % vb == 0;
+        const dim3 grid(ceil_div(p->W, per_block), p->H < 65535u ? p->H : 65535u, 2);
+        k_decimate_cols<P><<<grid, DC_T, 0, st>>>(
             (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), (int)p->w,
-            (int)p->h, s, inv_d, k, dref, ddist, op, (int)p->W, (int)p->H);
+            (int)p->h, s, per_block, k, 0x4B000000u, unscale, vec, dref, ddist, op, (int)p->W,
+            (int)p->H);
         return;
     }
     const float post = inv_d * k; /* both powers of two */
