@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Compiles the kernels to PTX with the project's nvcc flags and fails on any
 # floating-point multiply-add (fma.*.f32/f64, mad.f32): contraction changes
 # the last bits, and the scores are specified bit for bit. Needs only nvcc,
@@ -8,16 +8,16 @@
 set -u
 nvcc=$1
 shift
-srcs=
+srcs=() # an array: paths may hold spaces
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-    srcs="$srcs $1"
+    srcs+=("$1")
     shift
 done
 [ $# -gt 0 ] && shift
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 : >"$out/k.ptx"
-for src in $srcs; do
+for src in "${srcs[@]}"; do
     if ! "$nvcc" -ptx -arch=compute_90 "$@" "$src" -o "$out/one.ptx" 2>"$out/err"; then
         cat "$out/err"
         echo "FAIL: nvcc -ptx $src failed"
