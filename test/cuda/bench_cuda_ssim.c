@@ -96,8 +96,8 @@ static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, i
         CK(cudaMallocPitch((void **)&dec[0], &fpitch, p.W * sizeof(float), p.H));
         CK(cudaMallocPitch((void **)&dec[1], &fpitch, p.W * sizeof(float), p.H));
     }
-    CK(cudaMalloc((void **)&part, vmaf_ssim_cuda_partials_bytes(&p)));
-    CK(cudaMemset(part, 0, vmaf_ssim_cuda_partials_bytes(&p)));
+    CK(cudaMalloc((void **)&part, vmaf_ssim_cuda_partials_bytes()));
+    CK(cudaMemset(part, 0, vmaf_ssim_cuda_partials_bytes()));
     CK(cudaMalloc((void **)&out, sizeof(SsimCudaOut)));
     cudaStream_t st;
     /* One CUDA graph per input pair holds a frame's kernels; replayed back

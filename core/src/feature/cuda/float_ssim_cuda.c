@@ -240,7 +240,7 @@ static int init(VmafFex *fex)
         err = fail(st, e, "granting the kernels their shared memory", -1);
         goto out;
     }
-    const size_t part = vmaf_ssim_cuda_partials_bytes(&st->plan);
+    const size_t part = vmaf_ssim_cuda_partials_bytes();
     for (int s = 0; s < SLOTS; s++) {
         Slot *sl = &st->slot[s];
         e = cudaEventCreateWithFlags(&sl->uploaded, cudaEventDisableTiming);

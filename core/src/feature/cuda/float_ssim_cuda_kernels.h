@@ -62,9 +62,10 @@ void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, 
 int vmaf_ssim_cuda_plan_override(SsimCudaPlan *p, int shape);
 int vmaf_ssim_cuda_shapes(void);
 
-/* Bytes of a frame's totals and finished-blocks counter. Zero them once
- * when allocating: the last block of every frame resets both. */
-size_t vmaf_ssim_cuda_partials_bytes(const SsimCudaPlan *p);
+/* Bytes of a frame's totals and finished-blocks counter, the same for every
+ * plan (the blocks add to the totals by atomics). Zero them once when
+ * allocating: the last block of every frame resets both. */
+size_t vmaf_ssim_cuda_partials_bytes(void);
 
 /* Lets the SSIM kernels use the shared memory they need, on the current
  * device; call once per device before the first frame. */

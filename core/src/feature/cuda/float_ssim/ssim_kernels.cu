@@ -1862,10 +1862,9 @@ int vmaf_ssim_cuda_shapes(void)
     return NSHAPES + 1; /* the tile shapes, then the strips */
 }
 
-size_t vmaf_ssim_cuda_partials_bytes(const SsimCudaPlan *p)
+size_t vmaf_ssim_cuda_partials_bytes(void)
 {
     /* the frame totals, then the finished-blocks counter */
-    (void)p;
     return (size_t)REC * sizeof(double) + 2 * sizeof(double);
 }
 
