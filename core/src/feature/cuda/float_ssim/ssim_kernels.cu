@@ -378,8 +378,8 @@ __global__ void __launch_bounds__(256, min_blocks(256, S * (int)sizeof(P) <= 8 ?
  * power of two) scales the exact sum instead of each sample:
  * fl32((p / d) * k) == fl32(p * k) / d when nothing is subnormal, and
  * nothing is. (One thread an output walking its window, as before, issued
- * twice the instructions and read each row as s scattered bytes across a
- * warp: docs/adr/0111-decimation-by-column-sums.md.) */
+ * half again as many instructions and read each row as s scattered bytes
+ * across a warp: docs/adr/0111-decimation-by-column-sums.md.) */
 constexpr int DC_T = 128;            /* threads of a k_decimate_cols block */
 constexpr int DC_C = 8;              /* columns of a thread: one 8- or 16-byte load */
 constexpr int DC_SPAN = DC_T * DC_C; /* columns of a block */
