@@ -102,10 +102,18 @@ __device__ __forceinline__ float narrow(double scaled_sum)
     return __double2float_rn(__dmul_rn(scaled_sum, 0x1p896));
 }
 
-/* Integer sample to f32, exact (p < 2^23): 2^23 + p then minus 2^23. */
+/* The f32 p from the bits of the f32 2^23 + p (p < 2^23): exact. Samples
+ * become f32 this way, without the conversion unit: their bits are put
+ * under the exponent of 2^23 (0x4B000000), by an OR or a byte permutation. */
+__device__ __forceinline__ float from_biased(unsigned bits)
+{
+    return __fsub_rn(__uint_as_float(bits), 8388608.0f);
+}
+
+/* Integer sample to f32, exact (p < 2^23). */
 __device__ __forceinline__ float int_f32(unsigned p)
 {
-    return __fsub_rn(__uint_as_float(0x4B000000u | p), 8388608.0f);
+    return from_biased(0x4B000000u | p);
 }
 
 /* Programmatic dependent launch (compute capability 9 and up): the SSIM
@@ -429,7 +437,7 @@ __device__ __forceinline__ void add_column_samples(const unsigned (&wd)[ColVec<P
                                                    double (&acc)[DC_C])
 {
     if constexpr (E < DC_C) {
-        const float x = __fsub_rn(__uint_as_float(biased_sample<P, E>(wd, bias)), 8388608.0f);
+        const float x = from_biased(biased_sample<P, E>(wd, bias));
         acc[E] = __dadd_rn(acc[E], widen(__fmul_rn(x, k)));
         add_column_samples<P, E + 1>(wd, k, bias, acc);
     }
@@ -575,9 +583,16 @@ void launch_decimate(const SsimCudaPlan *p, const void *ref, size_t rp, const vo
         p->scale, post, vec, dref, ddist, op, (int)p->W, (int)p->H);
 }
 
+/* Whether every row of both planes starts on a multiple of `bytes`. */
+bool rows_aligned(const void *ref, size_t rp, const void *dist, size_t dp, size_t bytes)
+{
+    return (uintptr_t)ref % bytes == 0 && (uintptr_t)dist % bytes == 0 && rp % bytes == 0 &&
+           dp % bytes == 0;
+}
+
 /* Power-of-two scales take the unrolled kernel with enough words for any
  * window row (windows start at X * s - s / 2: SPW consecutive X give every
- * alignment there is); the others the row walk. */
+ * alignment there is); the others the column sums of k_decimate_cols. */
 template <typename P>
 void launch_decimate_any(const SsimCudaPlan *p, const void *ref, size_t rp, const void *dist,
                          size_t dp, float *dref, float *ddist, size_t op, cudaStream_t st)
@@ -590,9 +605,7 @@ void launch_decimate_any(const SsimCudaPlan *p, const void *ref, size_t rp, cons
         /* widen() scales by 2^-896; the sum is divided by d here too. */
         const double unscale = ldexp(1.0, 896 - (int)(p->bpc - 8));
         const int per_block = (DC_SPAN - (DC_C - 1)) / s;
-        const size_t vb = DC_C * sizeof(P);
-        const int vec = (uintptr_t)ref % vb == 0 && (uintptr_t)dist % vb == 0 &&
-                        rp % vb == 0 && dp % vb == 0;
+        const int vec = rows_aligned(ref, rp, dist, dp, DC_C * sizeof(P));
         const dim3 grid(ceil_div(p->W, per_block), p->H < 65535u ? p->H : 65535u, 2);
         k_decimate_cols<P><<<grid, DC_T, 0, st>>>(
             (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), (int)p->w,
@@ -601,17 +614,15 @@ void launch_decimate_any(const SsimCudaPlan *p, const void *ref, size_t rp, cons
         return;
     }
     const float post = inv_d * k; /* both powers of two */
-    const int vec =
-        ((uintptr_t)ref % 4 == 0 && (uintptr_t)dist % 4 == 0 && rp % 4 == 0 && dp % 4 == 0);
+    const int vec = rows_aligned(ref, rp, dist, dp, 4);
     int words = 0;
     for (int X = 1; X <= SPW; X++) {
         const int x0 = X * s - s / 2;
         const int nw = (x0 + s - 1) / SPW - x0 / SPW + 1;
         words = nw > words ? nw : words;
     }
-    const size_t vb = (size_t)s * sizeof(P); /* one output's samples of a row */
-    if ((s == 4 || s == 8) && (uintptr_t)ref % vb == 0 && (uintptr_t)dist % vb == 0 &&
-        rp % vb == 0 && dp % vb == 0) {
+    /* one output's samples of a row in one load */
+    if ((s == 4 || s == 8) && rows_aligned(ref, rp, dist, dp, (size_t)s * sizeof(P))) {
         const dim3 block(32, 8);
         const dim3 grid(ceil_div(p->W, 31), ceil_div(p->H, 8), 2);
         if (s == 4)
@@ -1368,15 +1379,14 @@ __device__ __forceinline__ void stage_rows(const P *__restrict__ r, size_t rp,
             if constexpr (sizeof(P) == 1) {
                 const unsigned wd = *reinterpret_cast<const unsigned *>(rowp + x);
 #pragma unroll
-                for (int e = 0; e < 4; e++) /* 2^23 + byte, then minus 2^23: exact */
-                    v[e] = __fsub_rn(__uint_as_float(__byte_perm(wd, 0x4B000000u, 0x7540u + e)),
-                                     8388608.0f);
+                for (int e = 0; e < 4; e++)
+                    v[e] = from_biased(__byte_perm(wd, 0x4B000000u, 0x7540u + e));
             } else if constexpr (sizeof(P) == 2) {
                 const uint2 wd = *reinterpret_cast<const uint2 *>(rowp + x);
-                v[0] = __fsub_rn(__uint_as_float(__byte_perm(wd.x, 0x4B000000u, 0x7410u)), 8388608.0f);
-                v[1] = __fsub_rn(__uint_as_float(__byte_perm(wd.x, 0x4B000000u, 0x7432u)), 8388608.0f);
-                v[2] = __fsub_rn(__uint_as_float(__byte_perm(wd.y, 0x4B000000u, 0x7410u)), 8388608.0f);
-                v[3] = __fsub_rn(__uint_as_float(__byte_perm(wd.y, 0x4B000000u, 0x7432u)), 8388608.0f);
+                v[0] = from_biased(__byte_perm(wd.x, 0x4B000000u, 0x7410u));
+                v[1] = from_biased(__byte_perm(wd.x, 0x4B000000u, 0x7432u));
+                v[2] = from_biased(__byte_perm(wd.y, 0x4B000000u, 0x7410u));
+                v[3] = from_biased(__byte_perm(wd.y, 0x4B000000u, 0x7432u));
 #pragma unroll
                 for (int e = 0; e < 4; e++)
                     v[e] = __fmul_rn(v[e], inv_d);
