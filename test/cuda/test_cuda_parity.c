@@ -432,6 +432,9 @@ int main(int argc, char **argv)
         {3840, 2160, 8, 0, true, false, false, 2, 4, MEM_DEVICE_ODD, 2},
         {1920, 1080, 10, 0, false, false, false, 2, 4, MEM_DEVICE_ODD, 2},
         {3840, 2160, 10, 1, false, false, false, 2, 4, MEM_DEVICE_ODD, 1},
+        /* Host pictures large enough for the copier's threads (quick runs,
+         * and so the sanitizers, take this one too). */
+        {1920, 1080, 10, 0, true, false, false, 2, 4, MEM_HOST, 3},
         /* Column-sum decimation (scales that are not powers of two): 1440p
          * at its automatic scale 6 from unaligned rows, an odd 720p at 3,
          * and a window wider than 8K's (scale 18). */

@@ -22,6 +22,7 @@
 #include "cuda/cuda_state.h"
 #include "log.h"
 #include "picture_internal.h"
+#include "row_copy.h"
 
 /* Driver API version whose signatures the typedefs in cuda_state.h follow. */
 #define DRIVER_API_VERSION 12000
@@ -202,12 +203,31 @@ void vmaf_cuda_state_ref(struct VmafCudaState *s)
     atomic_fetch_add(&s->refs, 1);
 }
 
+struct VmafRowCopier *vmaf_cuda_copier(struct VmafCudaState *s)
+{
+    pthread_mutex_lock(&s->copies_lock);
+    if (!s->copier_tried) {
+        s->copier_tried = true;
+        const unsigned n = vmaf_row_copier_default_threads();
+        const int err = vmaf_row_copier_create(&s->copier, n);
+        if (err)
+            vmaf_warning("cuda: cannot start %u threads to copy host pictures (%s); copying "
+                         "them in the caller's thread",
+                         n - 1, strerror(-err));
+        else
+            vmaf_debug("cuda: host pictures are copied to pinned staging by %u threads", n);
+    }
+    pthread_mutex_unlock(&s->copies_lock);
+    return s->copier;
+}
+
 static void free_copies(struct VmafCudaHostCopy *c);
 
 void vmaf_cuda_state_free(struct VmafCudaState *s)
 {
     if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
         return;
+    vmaf_row_copier_destroy(s->copier);
     /* Copies still referenced hold the state: these are all there are. */
     if (s->free_copies && !vmaf_cuda_enter(s)) {
         free_copies(s->free_copies);

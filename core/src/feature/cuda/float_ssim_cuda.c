@@ -31,6 +31,7 @@
 #include "feature/ssim/ssim_feature.h"
 #include "log.h"
 #include "picture_internal.h"
+#include "row_copy.h"
 
 #define NAME "float_ssim_cuda"
 #define SLOTS VMAF_CUDA_FRAMES_IN_FLIGHT
@@ -70,6 +71,7 @@ typedef struct FloatSsimCudaState {
     int eff_scale;
     double max_db;
     struct VmafCudaState *cu;
+    struct VmafRowCopier *copier; /* the state's, for pageable pictures */
     SsimCudaPlan plan;
     cudaStream_t up, comp;
     Slot slot[SLOTS];
@@ -311,6 +313,8 @@ static int ensure_upload_buffers(FloatSsimCudaState *st, Slot *sl, bool staging,
             cudaError_t e = cudaHostAlloc(&sl->stage[i], st->dpitch * h, cudaHostAllocDefault);
             if (e != cudaSuccess)
                 return fail(st, e, "allocating pinned staging", index);
+            if (!st->copier)
+                st->copier = vmaf_cuda_copier(st->cu);
         }
     }
     return 0;
@@ -448,6 +452,8 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
 
     bool uploaded = false;
     cudaError_t e = cudaSuccess;
+    VmafRowCopy copy[2];
+    int copied[2], ncopy = 0;
     for (int i = 0; i < 2 && e == cudaSuccess; i++) {
         const VmafPicture *p = pic[i];
         const enum VmafPictureBufType bt = vmaf_picture_buf_type(p);
@@ -471,17 +477,26 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                 sl->held[i] = true;
             }
         } else {
-            /* Pageable: one pass into the slot's pinned staging (its last
-             * upload finished when the slot was harvested). */
-            for (unsigned y = 0; y < fex->h; y++)
-                memcpy((char *)sl->stage[i] + y * st->dpitch,
-                       (const char *)p->data[0] + (ptrdiff_t)y * p->stride[0], st->row_bytes);
-            e = cudaMemcpyAsync(sl->dbuf[i], sl->stage[i], st->dpitch * fex->h,
-                                cudaMemcpyHostToDevice, st->up);
+            /* Pageable: into the slot's pinned staging (its last upload
+             * finished when the slot was harvested), both planes in one
+             * run of the copier's threads, then uploaded from there. */
+            copy[ncopy] = (VmafRowCopy){.dst = sl->stage[i],
+                                        .dst_stride = st->dpitch,
+                                        .src = p->data[0],
+                                        .src_stride = p->stride[0],
+                                        .row_bytes = st->row_bytes,
+                                        .rows = fex->h};
+            copied[ncopy++] = i;
         }
         sl->src[i] = sl->dbuf[i];
         sl->src_pitch[i] = st->dpitch;
         uploaded = true;
+    }
+    if (ncopy && e == cudaSuccess) {
+        vmaf_row_copier_run(st->copier, copy, (unsigned)ncopy);
+        for (int k = 0; k < ncopy && e == cudaSuccess; k++)
+            e = cudaMemcpyAsync(sl->dbuf[copied[k]], sl->stage[copied[k]], st->dpitch * fex->h,
+                                cudaMemcpyHostToDevice, st->up);
     }
     if (e != cudaSuccess) {
         err = fail(st, e, "uploading the luma planes", index);
