@@ -61,10 +61,11 @@ static double median(double *v, int n)
 /* Kernels alone: median GPU microseconds per frame. shape: -1 the
  * library's choice, else that tile kernel variant (vmaf_ssim_cuda_shapes).
  * dec_us: the decimation's share (median). score0: the kernels' score of
- * input pair 0 (NaN when it would take the sequential redo). */
+ * input pair 0 (NaN when it would take the sequential redo). redo_pairs:
+ * how many of the ROT input pairs would take it. */
 static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, int scale,
                        int lcs, int frames, int shape, double *dec_us, int *chosen,
-                       double *score0)
+                       double *score0, int *redo_pairs)
 {
     const unsigned w = ref[0].w[0], h = ref[0].h[0], bpc = ref[0].bpc;
     SsimCudaConsts k;
@@ -147,12 +148,20 @@ static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, i
             (pass ? td : t)[i] = 1000.0 * ms;
         }
     }
-    if (score0) {
+    if (redo_pairs)
+        *redo_pairs = 0;
+    for (int j = 0; j < ROT && (score0 || redo_pairs); j++) {
         SsimCudaOut o;
-        CK(cudaGraphLaunch(g[0], st));
+        CK(cudaGraphLaunch(g[j], st));
         CK(cudaMemcpyAsync(&o, out, sizeof(o), cudaMemcpyDeviceToHost, st));
         CK(cudaStreamSynchronize(st));
-        *score0 = o.redo[0] ? NAN : (double)o.mean[0];
+        bool redo = false;
+        for (int q = 0; q < (lcs ? 4 : 1); q++)
+            redo |= o.redo[q] != 0;
+        if (j == 0 && score0)
+            *score0 = o.redo[0] ? NAN : (double)o.mean[0];
+        if (redo_pairs)
+            *redo_pairs += redo;
     }
     for (int j = 0; j < ROT; j++) {
         cudaGraphExecDestroy(g[j]);
@@ -314,7 +323,7 @@ static int one_case(VmafCudaState *cu, int frames, char **argv)
     double dus = 0, score = 0, cpu = 0;
     int chosen = 0;
     const int lcs = argv[6] ? atoi(argv[6]) : 0;
-    const double g = gpu_time(cu, ref, dist, eff, lcs, frames, shape, &dus, &chosen, &score);
+    const double g = gpu_time(cu, ref, dist, eff, lcs, frames, shape, &dus, &chosen, &score, NULL);
     (void)cpu_time(ref, dist, eff, 1, &cpu);
     printf("%ux%u %u-bit scale %d%s shape t%d: %.1f us/frame GPU (decimation %.1f), %s\n", w,
            h, bpc, eff, lcs ? " (l, c, s too)" : "", chosen, g, dus,
@@ -433,9 +442,9 @@ int main(int argc, char **argv)
                 const int n_e2e = w >= 7680 ? frames / 2 : frames;
                 const int n_cpu = w >= 7680 ? 2 : w >= 3840 ? 3 : 8;
                 double dus = 0;
-                int chosen = 0;
+                int chosen = 0, redo_pairs = 0;
                 const double g =
-                    gpu_time(cu, ref, dist, eff, 0, frames, -1, &dus, &chosen, NULL);
+                    gpu_time(cu, ref, dist, eff, 0, frames, -1, &dus, &chosen, NULL, &redo_pairs);
                 double c_pin = 0, c_host = 0, c_cpu = 0;
                 const double ep = e2e_time(ref, dist, auto_scale ? 0 : 1, true, n_e2e, &c_pin);
                 const double eh = e2e_time(ref, dist, auto_scale ? 0 : 1, false, n_e2e, &c_host);
@@ -451,19 +460,24 @@ int main(int argc, char **argv)
                        "%s\n",
                        sz, bpc, auto_scale ? "auto" : "1", eff, shp, g, dus, ep, eh, c,
                        1000.0 * c / g, ok ? "same as CPU" : "DIFFERS FROM CPU");
+                if (redo_pairs)
+                    printf("    input pairs whose mean sits next to an f32 rounding boundary: "
+                           "%d of %d (their frames take the sequential redo; the e2e columns "
+                           "include it)\n",
+                           redo_pairs, ROT);
                 if (bpc == 8 && (w == 3840 || w == 1920)) {
                     /* Tile kernel variants side by side (GPU time only). */
                     printf("    shapes:");
                     for (int k = 0; k < vmaf_ssim_cuda_shapes(); k++) {
                         double sc = 0;
                         const double tk = gpu_time(cu, ref, dist, eff, 0, frames / 2, k, NULL,
-                                                   NULL, &sc);
+                                                   NULL, &sc, NULL);
                         /* '!' marks a shape whose score is not the CPU's */
                         printf(" t%d=%.1fus%s", k, tk, isnan(sc) || sc == c_cpu ? "" : "!");
                     }
                     double sl = 0;
                     const double tl =
-                        gpu_time(cu, ref, dist, eff, 1, frames / 2, -1, NULL, NULL, &sl);
+                        gpu_time(cu, ref, dist, eff, 1, frames / 2, -1, NULL, NULL, &sl, NULL);
                     printf("; with l, c, s: %.1fus%s\n", tl, isnan(sl) || sl == c_cpu ? "" : "!");
                 }
             }
