@@ -17,6 +17,7 @@
 
 #include "cli_parse.h"
 #include "input/input.h"
+#include "team.h"
 #include "vmaf.h"
 
 static volatile sig_atomic_t interrupted;
@@ -364,6 +365,7 @@ int main(int argc, char *argv[])
     LoadedModel models[CLI_MAX_MODELS];
     memset(models, 0, sizeof(models));
     VmafContext *vmaf = NULL;
+    VmafTeam *readers = NULL;
     unsigned idx = 0;
 
     const InputRawParams raw = { c.width, c.height, c.pix_fmt, c.bitdepth };
@@ -482,6 +484,16 @@ int main(int argc, char *argv[])
     if ((status = skip_frames(&ref, c.frame_skip_ref, "--frame_skip_ref")) ||
         (status = skip_frames(&dist, c.frame_skip_dist, "--frame_skip_dist")))
         goto end;
+
+    /* A frame's rows are read by a few threads at once (positioned reads
+     * of regular files): one thread reading through stdio was the limit of
+     * the whole run, GPU or CPU. */
+    const unsigned nreaders = vmaf_team_default_members();
+    const int team_err = vmaf_team_create(&readers, nreaders);
+    if (team_err && !c.quiet)
+        fprintf(stderr, "vmaf: warning: cannot start %u threads to read frames (%s): reading "
+                "in one thread\n", nreaders - 1, strerror(-team_err));
+    ref.team = dist.team = readers;
 
     Progress prog = { .on = isatty(STDERR_FILENO) && !c.quiet, .t0 = now_s(), .total = total };
     for (idx = 0; !c.frame_cnt || idx < c.frame_cnt; idx++) {
@@ -639,6 +651,7 @@ end:
     }
     input_close(&ref);
     input_close(&dist);
+    vmaf_team_destroy(readers);
     cli_settings_free(&c);
     if (status == VMAF_EXIT_INTERRUPTED)
         fprintf(stderr, "vmaf: interrupted (SIGINT, after %u frames): no report written\n", idx);

@@ -1,6 +1,7 @@
 /* Unit tests of the vmaf tool's parser and input readers, without the
  * library: pictures are plain buffers described by a VmafPicture. Each
- * stream is read twice, from a regular file (seekable, sizes known) and from
+ * stream is read three times: from a regular file (seekable, sizes known:
+ * positioned reads) by the calling thread and by a team of threads, and from
  * fmemopen (like a pipe: no fstat, chroma discarded by reading). */
 #include <errno.h>
 #include <stdarg.h>
@@ -11,8 +12,10 @@
 
 #include "cli_parse.h"
 #include "input/input.h"
+#include "team.h"
 
 static int failures;
+static VmafTeam *team; /* four members: the file read by threads */
 
 #define CHECK(cond, ...)                                                     \
     do {                                                                     \
@@ -286,21 +289,24 @@ static void close_buf(InputContext *in, FILE *fp, const char *path)
 static void read_all(const Buf *b, const InputRawParams *raw, enum VmafPixelFormat fmt,
                      unsigned bpc, unsigned w, unsigned h, int frames, const char *what)
 {
-    for (int mode = 0; mode < 2; mode++) {
+    for (int mode = 0; mode < 3; mode++) {
         for (int chroma = 0; chroma < 2; chroma++) {
             InputContext in;
             FILE *fp;
             char path[64];
-            int r = open_buf(&in, b, mode, raw, &fp, path);
+            /* mode 2: the regular file again, its rows read by the team */
+            int r = open_buf(&in, b, mode == 2 ? 0 : mode, raw, &fp, path);
             CHECK(r == 0, "%s mode %d: open: %s", what, mode, in.err);
             if (r) {
                 close_buf(&in, fp, path);
                 continue;
             }
+            if (mode == 2)
+                in.team = team;
             CHECK(in.info.w == w && in.info.h == h && in.info.pix_fmt == fmt && in.info.bpc == bpc,
                   "%s: info %ux%u fmt %d bpc %u", what, in.info.w, in.info.h, in.info.pix_fmt,
                   in.info.bpc);
-            if (mode == 0 && raw)
+            if (mode != 1 && raw)
                 CHECK(in.info.frame_cnt == frames, "%s: frame_cnt %lld", what, (long long)in.info.frame_cnt);
             Pic p;
             pic_alloc(&p, chroma ? fmt : VMAF_PIX_FMT_YUV400P, bpc, w, h);
@@ -524,11 +530,12 @@ static void test_yuv(void)
     static const enum VmafPixelFormat fmts[] = { VMAF_PIX_FMT_YUV420P, VMAF_PIX_FMT_YUV422P,
                                                  VMAF_PIX_FMT_YUV444P, VMAF_PIX_FMT_YUV400P };
     static const unsigned bpcs[] = { 8, 10, 12, 16 };
-    static const unsigned sizes[][2] = { { 16, 8 }, { 7, 5 }, { 1, 1 } };
+    /* 301x517: each of the team's members reads several batches of rows */
+    static const unsigned sizes[][2] = { { 16, 8 }, { 7, 5 }, { 1, 1 }, { 301, 517 } };
     char what[100];
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++)
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; k < 4; k++) {
                 const unsigned w = sizes[k][0], h = sizes[k][1];
                 b.n = 0;
                 for (int f = 0; f < 3; f++)
@@ -586,9 +593,14 @@ static void test_yuv(void)
 
 int main(void)
 {
+    if (vmaf_team_create(&team, 4)) {
+        fprintf(stderr, "cannot start the reading threads\n");
+        return 1;
+    }
     test_parser();
     test_y4m();
     test_yuv();
+    vmaf_team_destroy(team);
     if (failures)
         fprintf(stderr, "%d checks failed\n", failures);
     else

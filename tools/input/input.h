@@ -62,6 +62,10 @@ struct InputContext {
     uint64_t frames_read;  /* frames consumed (read or skipped) */
     uint8_t *scratch;      /* discard / byte-swap buffer */
     size_t scratch_size;
+    /* Threads that read a frame's planes of a regular file together (not
+     * owned; NULL: the calling thread reads them, still one system call for
+     * many rows). Set by the caller after opening. */
+    struct VmafTeam *team;
     char err[512];
 };
 
