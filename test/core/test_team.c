@@ -1,9 +1,11 @@
 /* The thread team: every member 0 .. n-1 runs exactly once per run, the
  * caller as member 0, with n the team's size; runs from two threads take
- * turns; a NULL team runs the function in the caller alone; creation and
+ * turns; a NULL team runs the function in the caller alone; the members
+ * block signals and the caller's mask is left as it was; creation and
  * destruction over and over (the sanitizer builds check threads and memory). */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "check.h"
@@ -44,6 +46,16 @@ static int runs(VmafTeam *team, unsigned n, int times)
     return bad;
 }
 
+/* Members other than the caller must block SIGINT: member k sets bit k. */
+static void mask_member(void *arg, unsigned k, unsigned n)
+{
+    (void)n;
+    sigset_t cur;
+    pthread_sigmask(SIG_BLOCK, NULL, &cur);
+    if (k && sigismember(&cur, SIGINT))
+        __atomic_fetch_or((unsigned *)arg, 1u << k, __ATOMIC_SEQ_CST);
+}
+
 static void *runner(void *arg)
 {
     VmafTeam *team = arg;
@@ -73,6 +85,19 @@ int main(void)
     CHECK_INT((intptr_t)ra, 0);
     CHECK_INT((intptr_t)rb, 0);
     vmaf_team_destroy(team);
+
+    {
+        sigset_t before, after;
+        pthread_sigmask(SIG_BLOCK, NULL, &before);
+        CHECK_INT(vmaf_team_create(&team, 4), 0);
+        pthread_sigmask(SIG_BLOCK, NULL, &after);
+        CHECK(sigismember(&before, SIGINT) == sigismember(&after, SIGINT));
+        CHECK(sigismember(&before, SIGTERM) == sigismember(&after, SIGTERM));
+        unsigned blocked = 0;
+        vmaf_team_run(team, mask_member, &blocked);
+        CHECK_INT(blocked, 0xEu); /* members 1, 2 and 3 */
+        vmaf_team_destroy(team);
+    }
 
     team = (VmafTeam *)&team;
     CHECK_INT(vmaf_team_create(&team, 0), -EINVAL);

@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -74,6 +75,13 @@ int vmaf_team_create(VmafTeam **out, unsigned members)
     t->nthreads = members - 1;
     int err = 0;
     unsigned started = 0;
+    /* The members block every signal (they inherit the mask in force at
+     * their creation): a process-directed signal, such as the tool's
+     * Ctrl-C, goes to a thread of the caller's, which may be blocked in a
+     * read that the signal must interrupt. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
     for (unsigned k = 1; k < members; k++) {
         Member *m = malloc(sizeof(*m));
         if (!m) {
@@ -88,6 +96,7 @@ int vmaf_team_create(VmafTeam **out, unsigned members)
         }
         started++;
     }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (err) {
         t->nthreads = started;
         vmaf_team_destroy(t);
