@@ -151,7 +151,7 @@ static void swap16(uint8_t *p, size_t samples)
 
 /* ---- frames of regular files: positioned reads, shared by a team ----------
  * One read(2) of a few kilobytes a row through stdio moved about 4 GB/s; a
- * preadv(2) of up to IOV_MAX rows 5.5-6 GB/s, and eight threads each
+ * preadv(2) of many rows 5.5-6 GB/s, and eight threads each
  * reading their share of the rows 27-33 GB/s (H200 machine's host, files in
  * the page cache). */
 
@@ -174,7 +174,7 @@ typedef struct FrameRead {
     atomic_bool short_read;
 } FrameRead;
 
-/* Rows [lo, hi) of plane p, as few preadv calls as IOV_MAX allows. */
+/* Rows [lo, hi) of plane p, up to 64 rows (and IOV_MAX) a preadv call. */
 static void read_rows(FrameRead *fr, const PlaneRead *p, size_t lo, size_t hi)
 {
     struct iovec iov[64];
