@@ -4,6 +4,8 @@
 #ifndef TEST_CORE_CHECK_H
 #define TEST_CORE_CHECK_H
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,23 @@ static inline int check_result(const char *name)
     else
         fprintf(stderr, "%s: all checks passed\n", name);
     return check_failures ? 1 : 0;
+}
+
+/* Runs fn(arg) in two threads at once and returns the sum of what they
+ * return (as integers); -1 when a thread cannot start. */
+static inline intptr_t check_in_two_threads(void *(*fn)(void *), void *arg)
+{
+    pthread_t t[2];
+    void *r[2] = {NULL, NULL};
+    if (pthread_create(&t[0], NULL, fn, arg))
+        return -1;
+    if (pthread_create(&t[1], NULL, fn, arg)) {
+        pthread_join(t[0], NULL);
+        return -1;
+    }
+    pthread_join(t[0], &r[0]);
+    pthread_join(t[1], &r[1]);
+    return (intptr_t)r[0] + (intptr_t)r[1];
 }
 
 /* Captures what the library logs to stderr between capture_begin() and

@@ -144,14 +144,7 @@ int main(void)
     {
         VmafRowCopier *cp = NULL;
         CHECK_INT(vmaf_row_copier_create(&cp, 4), 0);
-        pthread_t a, b;
-        void *ra = NULL, *rb = NULL;
-        CHECK_INT(pthread_create(&a, NULL, run_cases, cp), 0);
-        CHECK_INT(pthread_create(&b, NULL, run_cases, cp), 0);
-        pthread_join(a, &ra);
-        pthread_join(b, &rb);
-        CHECK_INT((intptr_t)ra, 0);
-        CHECK_INT((intptr_t)rb, 0);
+        CHECK_INT(check_in_two_threads(run_cases, cp), 0);
         vmaf_row_copier_destroy(cp);
     }
 

@@ -76,14 +76,7 @@ int main(void)
 
     VmafTeam *team = NULL;
     CHECK_INT(vmaf_team_create(&team, 5), 0);
-    pthread_t a, b;
-    void *ra = NULL, *rb = NULL;
-    CHECK_INT(pthread_create(&a, NULL, runner, team), 0);
-    CHECK_INT(pthread_create(&b, NULL, runner, team), 0);
-    pthread_join(a, &ra);
-    pthread_join(b, &rb);
-    CHECK_INT((intptr_t)ra, 0);
-    CHECK_INT((intptr_t)rb, 0);
+    CHECK_INT(check_in_two_threads(runner, team), 0);
     vmaf_team_destroy(team);
 
     {
