@@ -17,6 +17,7 @@
 
 #include "cli_parse.h"
 #include "input/input.h"
+#include "input/pair.h"
 #include "team.h"
 #include "vmaf.h"
 
@@ -366,6 +367,7 @@ int main(int argc, char *argv[])
     memset(models, 0, sizeof(models));
     VmafContext *vmaf = NULL;
     VmafTeam *readers = NULL;
+    PairReader *pair = NULL;
     unsigned idx = 0;
 
     const InputRawParams raw = { c.width, c.height, c.pix_fmt, c.bitdepth };
@@ -494,6 +496,17 @@ int main(int argc, char *argv[])
         fprintf(stderr, "vmaf: warning: cannot start %u threads to read frames (%s): reading "
                 "in one thread\n", nreaders - 1, strerror(-team_err));
     ref.team = dist.team = readers;
+    /* With a pipe among the inputs, the distorted input is read on a thread
+     * of its own while this one reads the reference, so that both writers
+     * (decoders, say) keep going. */
+    if (!ref.seekable || !dist.seekable) {
+        int pair_err = pair_reader_signal_setup();
+        if (!pair_err)
+            pair_err = pair_reader_start(&pair, &dist, &interrupted);
+        if (pair_err && !c.quiet)
+            fprintf(stderr, "vmaf: warning: cannot start a thread to read %s (%s): reading "
+                    "the inputs one after the other\n", dist.path, strerror(-pair_err));
+    }
 
     Progress prog = { .on = isatty(STDERR_FILENO) && !c.quiet, .t0 = now_s(), .total = total };
     for (idx = 0; !c.frame_cnt || idx < c.frame_cnt; idx++) {
@@ -509,8 +522,9 @@ int main(int argc, char *argv[])
                             "%u-bit): %s", idx, src.w, src.h, src.bpc, strerror(-err));
             goto end;
         }
-        const int r1 = input_read_frame(&ref, &pr);
-        const int r2 = r1 < 0 ? 0 : input_read_frame(&dist, &pd);
+        int rr[2];
+        pair_read(pair, &ref, &pr, &dist, &pd, rr);
+        const int r1 = rr[0], r2 = rr[1];
         if (r1 <= 0 || r2 <= 0) {
             vmaf_picture_unref(&pr);
             vmaf_picture_unref(&pd);
@@ -649,6 +663,7 @@ end:
         vmaf_model_collection_destroy(models[i].collection);
         vmaf_model_destroy(models[i].model);
     }
+    pair_reader_stop(pair);
     input_close(&ref);
     input_close(&dist);
     vmaf_team_destroy(readers);

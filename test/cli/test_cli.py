@@ -18,6 +18,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -413,6 +414,87 @@ def test_sigint(tmp):
     check(os.listdir(outdir) == [], f"SIGINT leaves no report: {os.listdir(outdir)}")
 
 
+def feed(fifo, data):
+    """Writes data into a FIFO from a thread (opening blocks until vmaf reads)."""
+    def run_writer():
+        try:
+            with open(fifo, "wb") as w:
+                w.write(data)
+        except BrokenPipeError:
+            pass
+    t = threading.Thread(target=run_writer, daemon=True)
+    t.start()
+    return t
+
+
+def test_pipes(tmp):
+    """Pipes: one or both inputs from FIFOs (the distorted one read on its own
+    thread) give the files' scores; Ctrl-C ends a run whose distorted pipe
+    has stalled, whichever thread is waiting for it."""
+    ref = os.path.join(tmp, "p_r.y4m")
+    dis = os.path.join(tmp, "p_d.y4m")
+    write_y4m(ref, "420", 64, 48, 10, 12, False)
+    write_y4m(dis, "420", 64, 48, 10, 12, True)
+    want = score(ref, dis, [], tmp, "files.json")
+    data_r, data_d = open(ref, "rb").read(), open(dis, "rb").read()
+    for which in ("ref", "dis", "both"):
+        fr, fd = os.path.join(tmp, which + "_r.fifo"), os.path.join(tmp, which + "_d.fifo")
+        writers = []
+        r_arg, d_arg = ref, dis
+        if which in ("ref", "both"):
+            os.mkfifo(fr)
+            writers.append(feed(fr, data_r))
+            r_arg = fr
+        if which in ("dis", "both"):
+            os.mkfifo(fd)
+            writers.append(feed(fd, data_d))
+            d_arg = fd
+        got = score(r_arg, d_arg, [], tmp, which + ".json")
+        for w in writers:
+            w.join(timeout=20)
+        check(got == want, f"pipes ({which}): scores {got} want {want}")
+
+    for which in ("dis", "both"):
+        fd = os.path.join(tmp, "stall_" + which + "_d.fifo")
+        os.mkfifo(fd)
+        r_arg = ref
+        if which == "both":
+            r_arg = os.path.join(tmp, "stall_both_r.fifo")
+            os.mkfifo(r_arg)
+        out = os.path.join(tmp, "stall_" + which + ".json")
+        p = subprocess.Popen([VMAF, "-r", r_arg, "-d", fd, "-n", "--feature", "float_ssim",
+                              "--json", "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # The header and two frames of each pipe, then nothing more: vmaf
+        # waits for frame 2 of the distorted input (and of the reference,
+        # for both). vmaf opens the reference and reads its header before it
+        # opens the distorted input, and a FIFO's open waits for the other
+        # end: the reference's bytes go first (they fit in the pipe).
+        head = data_d.index(b"FRAME")
+        one = len(b"FRAME\n") + len(frame_bytes("420", 64, 48, 10, 0, True))
+        wr = open(r_arg, "wb") if which == "both" else None
+        if wr:
+            wr.write(data_r[:head + 2 * one])
+            wr.flush()
+        wd = open(fd, "wb")
+        wd.write(data_d[:head + 2 * one])
+        wd.flush()
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+        try:
+            so, se = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            so, se = p.communicate()
+        wd.close()
+        if wr:
+            wr.close()
+        se = se.decode("utf-8", "replace")
+        check(p.returncode == 130, f"stalled pipe ({which}), SIGINT: exit {p.returncode}, "
+              f"stderr {se!r}")
+        check("interrupted" in se and not SANITIZER.search(se), f"stalled pipe message: {se!r}")
+        check(not os.path.exists(out), "stalled pipe, SIGINT: no report")
+
+
 def test_badinputs_dir(tmp, bad):
     """Every known bad input: a clean error or a correct result, never a crash."""
     modes = {0: ("420", 8), 1: ("422", 8), 2: ("444", 8), 3: ("420", 10), 4: ("422", 10), 5: ("444", 10)}
@@ -555,7 +637,7 @@ def main():
     ap.add_argument("--backend", help="--backend for the parity runs")
     a = ap.parse_args()
     VMAF = os.path.abspath(a.vmaf)
-    tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint]
+    tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint, test_pipes]
     with tempfile.TemporaryDirectory(prefix="vmaf_cli_") as tmp:
         for t in tests:
             if a.only and a.only not in t.__name__:

@@ -1,0 +1,138 @@
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "input/pair.h"
+
+struct PairReader {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    InputContext *dist;
+    volatile sig_atomic_t *interrupted;
+    VmafPicture *pic; /* the job: non-NULL while one is posted */
+    bool busy;        /* a job is posted or being read */
+    bool quit;
+    int result;
+};
+
+static void on_sigusr1(int sig)
+{
+    (void)sig; /* only there to make a blocked read return EINTR */
+}
+
+int pair_reader_signal_setup(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_sigusr1;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: the read returns EINTR */
+    return sigaction(SIGUSR1, &sa, NULL) ? -errno : 0;
+}
+
+static void *reader_main(void *arg)
+{
+    PairReader *pr = arg;
+    sigset_t mask;
+    sigfillset(&mask);
+    sigdelset(&mask, SIGUSR1);
+    pthread_sigmask(SIG_SETMASK, &mask, NULL);
+    pthread_mutex_lock(&pr->lock);
+    for (;;) {
+        while (!pr->pic && !pr->quit)
+            pthread_cond_wait(&pr->cond, &pr->lock);
+        if (pr->quit)
+            break;
+        VmafPicture *pic = pr->pic;
+        pthread_mutex_unlock(&pr->lock);
+        const int r = input_read_frame(pr->dist, pic);
+        pthread_mutex_lock(&pr->lock);
+        pr->result = r;
+        pr->pic = NULL;
+        pr->busy = false;
+        pthread_cond_broadcast(&pr->cond);
+    }
+    pthread_mutex_unlock(&pr->lock);
+    return NULL;
+}
+
+int pair_reader_start(PairReader **out, InputContext *dist, volatile sig_atomic_t *interrupted)
+{
+    *out = NULL;
+    PairReader *pr = calloc(1, sizeof(*pr));
+    if (!pr)
+        return -ENOMEM;
+    pr->dist = dist;
+    pr->interrupted = interrupted;
+    pthread_mutex_init(&pr->lock, NULL);
+    pthread_cond_init(&pr->cond, NULL);
+    /* Created with every signal blocked; the thread then opens SIGUSR1. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    const int e = pthread_create(&pr->thread, NULL, reader_main, pr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (e) {
+        pthread_cond_destroy(&pr->cond);
+        pthread_mutex_destroy(&pr->lock);
+        free(pr);
+        return -e;
+    }
+    *out = pr;
+    return 0;
+}
+
+void pair_read(PairReader *pr, InputContext *ref, VmafPicture *ref_pic, InputContext *dist,
+               VmafPicture *dist_pic, int r[2])
+{
+    if (!pr) {
+        r[0] = input_read_frame(ref, ref_pic);
+        r[1] = r[0] < 0 ? 0 : input_read_frame(dist, dist_pic);
+        return;
+    }
+    pthread_mutex_lock(&pr->lock);
+    pr->pic = dist_pic;
+    pr->busy = true;
+    pthread_cond_broadcast(&pr->cond);
+    pthread_mutex_unlock(&pr->lock);
+
+    r[0] = input_read_frame(ref, ref_pic);
+
+    pthread_mutex_lock(&pr->lock);
+    while (pr->busy) {
+        if (*pr->interrupted) {
+            /* Its read may be blocked on a stalled pipe: interrupt it,
+             * again and again, since one signal may come just before the
+             * read begins. */
+            pthread_kill(pr->thread, SIGUSR1);
+        }
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_nsec += 20 * 1000 * 1000;
+        if (t.tv_nsec >= 1000000000L) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&pr->cond, &pr->lock, &t);
+    }
+    r[1] = pr->result;
+    pthread_mutex_unlock(&pr->lock);
+}
+
+void pair_reader_stop(PairReader *pr)
+{
+    if (!pr)
+        return;
+    pthread_mutex_lock(&pr->lock);
+    pr->quit = true;
+    pthread_cond_broadcast(&pr->cond);
+    pthread_mutex_unlock(&pr->lock);
+    pthread_join(pr->thread, NULL);
+    pthread_cond_destroy(&pr->cond);
+    pthread_mutex_destroy(&pr->lock);
+    free(pr);
+}

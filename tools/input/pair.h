@@ -1,0 +1,40 @@
+/* Reading the two inputs of a frame at once, when one of them is a pipe.
+ *
+ * A pipe delivers a frame only as fast as its writer (a decoder, say) and
+ * the pipe itself allow; read one after the other, the two inputs' writers
+ * take turns waiting. The pair reader reads the distorted input on a thread
+ * of its own while the caller reads the reference, so both writers run.
+ * (Frames of regular files are read by the team of the InputContext; a
+ * pair of regular files needs no pair reader.)
+ *
+ * Ctrl-C: the thread blocks every signal but SIGUSR1, for which the caller
+ * installs a handler without SA_RESTART (pair_reader_signal_setup). While
+ * the caller waits for the thread and *interrupted is set, it sends the
+ * thread SIGUSR1 every 20 ms, so that a read blocked on a stalled pipe
+ * returns EINTR and the run can end. */
+#ifndef VMAF_TOOLS_INPUT_PAIR_H
+#define VMAF_TOOLS_INPUT_PAIR_H
+
+#include <signal.h>
+
+#include "input/input.h"
+
+typedef struct PairReader PairReader;
+
+/* Installs the SIGUSR1 handler (a no-op, no SA_RESTART). 0 or -errno. */
+int pair_reader_signal_setup(void);
+
+/* Starts the thread that reads `dist`. 0 or negative errno (*pr NULL). */
+int pair_reader_start(PairReader **pr, InputContext *dist, volatile sig_atomic_t *interrupted);
+
+/* Reads one frame of each input, the reference in the calling thread and
+ * the distorted input in pr's thread (pr NULL: one after the other, and
+ * the distorted input not at all after a reference error). r[0] and r[1]
+ * are input_read_frame's results. */
+void pair_read(PairReader *pr, InputContext *ref, VmafPicture *ref_pic, InputContext *dist,
+               VmafPicture *dist_pic, int r[2]);
+
+/* Stops and joins the thread. NULL is a no-op. */
+void pair_reader_stop(PairReader *pr);
+
+#endif /* VMAF_TOOLS_INPUT_PAIR_H */
