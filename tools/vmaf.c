@@ -504,8 +504,9 @@ int main(int argc, char *argv[])
         if (!pair_err)
             pair_err = pair_reader_start(&pair, &dist, &interrupted);
         if (pair_err && !c.quiet)
-            fprintf(stderr, "vmaf: warning: cannot start a thread to read %s (%s): reading "
-                    "the inputs one after the other\n", dist.path, strerror(-pair_err));
+            fprintf(stderr, "vmaf: warning: cannot start a thread to read the distorted "
+                    "input (%s): reading the inputs one after the other\n",
+                    strerror(-pair_err));
     }
 
     Progress prog = { .on = isatty(STDERR_FILENO) && !c.quiet, .t0 = now_s(), .total = total };
