@@ -1,13 +1,8 @@
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "row_copy.h"
 #include "util/team.h"
-
-struct VmafRowCopier {
-    VmafTeam *team;
-};
 
 typedef struct Run {
     const VmafRowCopy *plane;
@@ -40,36 +35,7 @@ static void copy_member(void *arg, unsigned k, unsigned n)
     copy_share(r->plane, r->nplanes, r->total_rows, k, n);
 }
 
-int vmaf_row_copier_create(VmafRowCopier **out, unsigned threads)
-{
-    if (!out)
-        return -EINVAL;
-    *out = NULL;
-    if (!threads)
-        return -EINVAL;
-    VmafRowCopier *c = calloc(1, sizeof(*c));
-    if (!c)
-        return -ENOMEM;
-    const int err = vmaf_team_create(&c->team, threads);
-    if (err) {
-        free(c);
-        return err;
-    }
-    *out = c;
-    return 0;
-}
-
-unsigned vmaf_row_copier_default_threads(void)
-{
-    return vmaf_team_default_members();
-}
-
-unsigned vmaf_row_copier_threads(const VmafRowCopier *c)
-{
-    return vmaf_team_members(c ? c->team : NULL);
-}
-
-int vmaf_row_copier_run(VmafRowCopier *c, const VmafRowCopy *planes, unsigned n)
+int vmaf_row_copy(VmafTeam *team, const VmafRowCopy *planes, unsigned n)
 {
     if (n > VMAF_ROW_COPY_MAX || (n && !planes))
         return -EINVAL;
@@ -79,14 +45,6 @@ int vmaf_row_copier_run(VmafRowCopier *c, const VmafRowCopy *planes, unsigned n)
         r.total_rows += planes[i].rows;
         bytes += planes[i].rows * planes[i].row_bytes;
     }
-    vmaf_team_run(c && bytes >= VMAF_ROW_COPY_MIN_PARALLEL ? c->team : NULL, copy_member, &r);
+    vmaf_team_run(bytes >= VMAF_ROW_COPY_MIN_PARALLEL ? team : NULL, copy_member, &r);
     return 0;
-}
-
-void vmaf_row_copier_destroy(VmafRowCopier *c)
-{
-    if (!c)
-        return;
-    vmaf_team_destroy(c->team);
-    free(c);
 }

@@ -381,6 +381,20 @@ def test_bad_inputs(tmp):
     check(sorted(os.listdir(outdir)) == [], "no partial files")
 
 
+def interrupt(p):
+    """Sends SIGINT to a running vmaf once it has settled, waits for it (a
+    hang is killed after 20 s, and its status then fails the caller's
+    check) and returns its stderr."""
+    time.sleep(0.5)
+    p.send_signal(signal.SIGINT)
+    try:
+        _, se = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, se = p.communicate()
+    return se.decode("utf-8", "replace")
+
+
 def test_sigint(tmp):
     """SIGINT while scoring: exit 130, no report, no temporary file."""
     fifo = os.path.join(tmp, "ref.fifo")
@@ -400,15 +414,8 @@ def test_sigint(tmp):
     for i in range(80):
         w.write(b"FRAME\n" + one)
     w.flush()
-    time.sleep(0.5)
-    p.send_signal(signal.SIGINT)
-    try:
-        so, se = p.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        so, se = p.communicate()
+    se = interrupt(p)
     w.close()
-    se = se.decode("utf-8", "replace")
     check(p.returncode == 130, f"SIGINT: exit {p.returncode}, stderr {se!r}")
     check("interrupted" in se and not SANITIZER.search(se), f"SIGINT message: {se!r}")
     check(os.listdir(outdir) == [], f"SIGINT leaves no report: {os.listdir(outdir)}")
@@ -478,17 +485,10 @@ def test_pipes(tmp):
         wd = open(fd, "wb")
         wd.write(data_d[:head + 2 * one])
         wd.flush()
-        time.sleep(0.5)
-        p.send_signal(signal.SIGINT)
-        try:
-            so, se = p.communicate(timeout=20)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            so, se = p.communicate()
+        se = interrupt(p)
         wd.close()
         if wr:
             wr.close()
-        se = se.decode("utf-8", "replace")
         check(p.returncode == 130, f"stalled pipe ({which}), SIGINT: exit {p.returncode}, "
               f"stderr {se!r}")
         check("interrupted" in se and not SANITIZER.search(se), f"stalled pipe message: {se!r}")

@@ -1,8 +1,8 @@
-/* The parallel row copier: every byte of every row where it belongs, no
- * byte outside the rows touched, for any number of planes, rows, strides
- * and participants (more than rows, too), runs from two threads at once on
- * one copier, and creation and destruction over and over (the sanitizer
- * builds check the threads and the memory). */
+/* The parallel row copy: every byte of every row where it belongs, no byte
+ * outside the rows touched, for any number of planes, rows, strides and
+ * team members (more than rows, too), runs from two threads at once on one
+ * team, and teams made and ended between runs (the sanitizer builds check
+ * the threads and the memory). The team itself: test_team.c. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "row_copy.h"
+#include "util/team.h"
 
 static _Thread_local uint64_t rng = 0x9E3779B97F4A7C15ull; /* one stream a thread */
 static unsigned rnd(unsigned n)
@@ -83,12 +84,12 @@ static void free_case(Case *c)
 
 static void *run_cases(void *arg)
 {
-    VmafRowCopier *cp = arg;
+    VmafTeam *cp = arg;
     int bad = 0;
     for (int r = 0; r < 6; r++) {
         Case c;
         make_case(&c, 2, true);
-        bad += vmaf_row_copier_run(cp, c.p, c.n) != 0;
+        bad += vmaf_row_copy(cp, c.p, c.n) != 0;
         bad += check_case(&c) != 0;
         free_case(&c);
     }
@@ -99,24 +100,24 @@ int main(void)
 {
     /* every participant count, small and large runs, 0 to 4 planes */
     for (unsigned t = 1; t <= 9; t++) {
-        VmafRowCopier *cp = NULL;
-        CHECK_INT(vmaf_row_copier_create(&cp, t), 0);
+        VmafTeam *cp = NULL;
+        CHECK_INT(vmaf_team_create(&cp, t), 0);
         CHECK(cp != NULL);
-        CHECK_INT(vmaf_row_copier_threads(cp), t);
+        CHECK_INT(vmaf_team_members(cp), t);
         for (int r = 0; r < 12; r++) {
             Case c;
             make_case(&c, (unsigned)r % (VMAF_ROW_COPY_MAX + 1), r % 3 != 0);
-            CHECK_INT(vmaf_row_copier_run(cp, c.p, c.n), 0);
+            CHECK_INT(vmaf_row_copy(cp, c.p, c.n), 0);
             CHECK_INT(check_case(&c), 0);
             free_case(&c);
         }
-        vmaf_row_copier_destroy(cp);
+        vmaf_team_destroy(cp);
     }
 
     /* more participants than rows: some shares are empty */
     {
-        VmafRowCopier *cp = NULL;
-        CHECK_INT(vmaf_row_copier_create(&cp, 8), 0);
+        VmafTeam *cp = NULL;
+        CHECK_INT(vmaf_team_create(&cp, 8), 0);
         Case c;
         make_case(&c, 1, true);
         c.p[0].rows = 3;
@@ -134,57 +135,50 @@ int main(void)
         c.p[0].src_stride = 1 << 20;
         c.p[0].dst = c.dst[0];
         c.p[0].dst_stride = 1 << 20;
-        CHECK_INT(vmaf_row_copier_run(cp, c.p, 1), 0);
+        CHECK_INT(vmaf_row_copy(cp, c.p, 1), 0);
         CHECK_INT(check_case(&c), 0);
         free_case(&c);
-        vmaf_row_copier_destroy(cp);
+        vmaf_team_destroy(cp);
     }
 
-    /* two threads running on one copier take turns */
+    /* two threads copying with one team take turns */
     {
-        VmafRowCopier *cp = NULL;
-        CHECK_INT(vmaf_row_copier_create(&cp, 4), 0);
+        VmafTeam *cp = NULL;
+        CHECK_INT(vmaf_team_create(&cp, 4), 0);
         CHECK_INT(check_in_two_threads(run_cases, cp), 0);
-        vmaf_row_copier_destroy(cp);
+        vmaf_team_destroy(cp);
     }
 
-    /* no copier: the caller copies alone */
+    /* no team: the caller copies alone */
     {
         Case c;
         make_case(&c, 2, true);
-        CHECK_INT(vmaf_row_copier_run(NULL, c.p, c.n), 0);
+        CHECK_INT(vmaf_row_copy(NULL, c.p, c.n), 0);
         CHECK_INT(check_case(&c), 0);
         free_case(&c);
     }
 
     /* refusals */
     {
-        VmafRowCopier *cp = (VmafRowCopier *)&rng;
-        CHECK_INT(vmaf_row_copier_create(&cp, 0), -EINVAL);
-        CHECK(cp == NULL);
-        CHECK_INT(vmaf_row_copier_create(NULL, 2), -EINVAL);
         VmafRowCopy five[VMAF_ROW_COPY_MAX + 1] = {{0}};
-        CHECK_INT(vmaf_row_copier_run(NULL, five, VMAF_ROW_COPY_MAX + 1), -EINVAL);
-        CHECK_INT(vmaf_row_copier_run(NULL, NULL, 1), -EINVAL);
-        CHECK_INT(vmaf_row_copier_run(NULL, NULL, 0), 0);
-        vmaf_row_copier_destroy(NULL);
+        CHECK_INT(vmaf_row_copy(NULL, five, VMAF_ROW_COPY_MAX + 1), -EINVAL);
+        CHECK_INT(vmaf_row_copy(NULL, NULL, 1), -EINVAL);
+        CHECK_INT(vmaf_row_copy(NULL, NULL, 0), 0);
     }
 
-    /* creation and destruction, again and again, some with a run between */
+    /* teams made and ended again and again, some with a copy between */
     for (int r = 0; r < 40; r++) {
-        VmafRowCopier *cp = NULL;
-        CHECK_INT(vmaf_row_copier_create(&cp, 1 + (unsigned)r % 8), 0);
+        VmafTeam *cp = NULL;
+        CHECK_INT(vmaf_team_create(&cp, 1 + (unsigned)r % 8), 0);
         if (r % 4 == 0) {
             Case c;
             make_case(&c, 1, true);
-            CHECK_INT(vmaf_row_copier_run(cp, c.p, c.n), 0);
+            CHECK_INT(vmaf_row_copy(cp, c.p, c.n), 0);
             CHECK_INT(check_case(&c), 0);
             free_case(&c);
         }
-        vmaf_row_copier_destroy(cp);
+        vmaf_team_destroy(cp);
     }
 
-    const unsigned d = vmaf_row_copier_default_threads();
-    CHECK(d >= 1 && d <= 8);
     return check_result("row_copy");
 }

@@ -22,7 +22,7 @@
 #include "cuda/cuda_state.h"
 #include "log.h"
 #include "picture_internal.h"
-#include "row_copy.h"
+#include "util/team.h"
 
 /* Driver API version whose signatures the typedefs in cuda_state.h follow. */
 #define DRIVER_API_VERSION 12000
@@ -203,13 +203,13 @@ void vmaf_cuda_state_ref(struct VmafCudaState *s)
     atomic_fetch_add(&s->refs, 1);
 }
 
-struct VmafRowCopier *vmaf_cuda_copier(struct VmafCudaState *s)
+struct VmafTeam *vmaf_cuda_copy_team(struct VmafCudaState *s)
 {
     pthread_mutex_lock(&s->copies_lock);
-    if (!s->copier_tried) {
-        s->copier_tried = true;
-        const unsigned n = vmaf_row_copier_default_threads();
-        const int err = vmaf_row_copier_create(&s->copier, n);
+    if (!s->copy_team_tried) {
+        s->copy_team_tried = true;
+        const unsigned n = vmaf_team_default_members();
+        const int err = vmaf_team_create(&s->copy_team, n);
         if (err)
             vmaf_warning("cuda: cannot start %u threads to copy host pictures (%s); copying "
                          "them in the caller's thread",
@@ -218,7 +218,7 @@ struct VmafRowCopier *vmaf_cuda_copier(struct VmafCudaState *s)
             vmaf_debug("cuda: host pictures are copied to pinned staging by %u threads", n);
     }
     pthread_mutex_unlock(&s->copies_lock);
-    return s->copier;
+    return s->copy_team;
 }
 
 static void free_copies(struct VmafCudaHostCopy *c);
@@ -227,7 +227,7 @@ void vmaf_cuda_state_free(struct VmafCudaState *s)
 {
     if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
         return;
-    vmaf_row_copier_destroy(s->copier);
+    vmaf_team_destroy(s->copy_team);
     /* Copies still referenced hold the state: these are all there are. */
     if (s->free_copies && !vmaf_cuda_enter(s)) {
         free_copies(s->free_copies);

@@ -49,8 +49,8 @@ struct VmafCudaState {
     unsigned copies_made; /* allocations, for tests */
     /* Threads that copy host pictures into pinned staging (under
      * copies_lock: made on first use, shared by the extractors). */
-    struct VmafRowCopier *copier;
-    bool copier_tried;
+    struct VmafTeam *copy_team;
+    bool copy_team_tried;
 };
 
 /* Makes the state's context current. 0 or negative errno (logged). */
@@ -62,10 +62,10 @@ void vmaf_cuda_leave(struct VmafCudaState *s);
  * -ENODEV for a missing or unusable device/driver, -EIO otherwise. */
 int vmaf_cuda_errno(cudaError_t e);
 
-/* The copier for host pictures into pinned staging (row_copy.h), made on
- * the first call; NULL, which copies in the calling thread, where no
- * worker thread could be started. */
-struct VmafRowCopier *vmaf_cuda_copier(struct VmafCudaState *s);
+/* The thread team that copies host pictures into pinned staging
+ * (row_copy.h), made on the first call; NULL, which copies in the calling
+ * thread, where no thread could be started. */
+struct VmafTeam *vmaf_cuda_copy_team(struct VmafCudaState *s);
 
 /* An extra reference for objects that outlive the context (picture pools). */
 void vmaf_cuda_state_ref(struct VmafCudaState *s);

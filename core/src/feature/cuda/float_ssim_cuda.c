@@ -71,7 +71,7 @@ typedef struct FloatSsimCudaState {
     int eff_scale;
     double max_db;
     struct VmafCudaState *cu;
-    struct VmafRowCopier *copier; /* the state's, for pageable pictures */
+    struct VmafTeam *copy_team; /* the state's, for pageable pictures */
     SsimCudaPlan plan;
     cudaStream_t up, comp;
     Slot slot[SLOTS];
@@ -313,8 +313,8 @@ static int ensure_upload_buffers(FloatSsimCudaState *st, Slot *sl, bool staging,
             cudaError_t e = cudaHostAlloc(&sl->stage[i], st->dpitch * h, cudaHostAllocDefault);
             if (e != cudaSuccess)
                 return fail(st, e, "allocating pinned staging", index);
-            if (!st->copier)
-                st->copier = vmaf_cuda_copier(st->cu);
+            if (!st->copy_team)
+                st->copy_team = vmaf_cuda_copy_team(st->cu);
         }
     }
     return 0;
@@ -479,7 +479,7 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
         } else {
             /* Pageable: into the slot's pinned staging (its last upload
              * finished when the slot was harvested), both planes in one
-             * run of the copier's threads, then uploaded from there. */
+             * run of the copy team's threads, then uploaded from there. */
             copy[ncopy] = (VmafRowCopy){.dst = sl->stage[i],
                                         .dst_stride = st->dpitch,
                                         .src = p->data[0],
@@ -493,7 +493,7 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
         uploaded = true;
     }
     if (ncopy && e == cudaSuccess) {
-        vmaf_row_copier_run(st->copier, copy, (unsigned)ncopy);
+        vmaf_row_copy(st->copy_team, copy, (unsigned)ncopy);
         for (int k = 0; k < ncopy && e == cudaSuccess; k++)
             e = cudaMemcpyAsync(sl->dbuf[copied[k]], sl->stage[copied[k]], st->dpitch * fex->h,
                                 cudaMemcpyHostToDevice, st->up);
