@@ -23,6 +23,9 @@
  *   k_decimate_cols  the other scales: f32 products widened and summed in
  *               f64 (exact, so in any order), column sums of the window
  *               rows first (coalesced loads, each sample once), then rows.
+ *   Both read the pictures as a stream (__ldcs: cache, then evict first):
+ *   each sample is read once, and the hint measured 0.3-0.6 us faster a
+ *   frame at 4K and about 1 us at 8K, other sizes within 0.2 us (ADR 0108).
  *   k_strip     large planes: a block walks 32-column strips in 30-row
  *               chunks, each horizontal sum made once; one warp a quantity
  *               streams both Gaussian passes; then the per-pixel combine.
@@ -341,13 +344,14 @@ __global__ void __launch_bounds__(256, min_blocks(256, S * (int)sizeof(P) <= 8 ?
             const P *q = src + (size_t)y0 * pitch;
 #pragma unroll
             for (int i = 0; i < S; i++) {
-                v[i] = reinterpret_cast<const T *>(q)[X];
+                v[i] = __ldcs(reinterpret_cast<const T *>(q) + X);
                 q += pitch;
             }
         } else {
 #pragma unroll
             for (int i = 0; i < S; i++)
-                v[i] = reinterpret_cast<const T *>(src + (size_t)mirror(y0 + i, h) * pitch)[X];
+                v[i] = __ldcs(
+                    reinterpret_cast<const T *>(src + (size_t)mirror(y0 + i, h) * pitch) + X);
         }
 #pragma unroll
         for (int i = 0; i < S; i++)
@@ -451,7 +455,7 @@ __device__ __forceinline__ void load_columns(const P *q, int room,
                                              unsigned (&wd)[ColVec<P>::WORDS])
 {
     if constexpr (WHOLE) {
-        unpack(*reinterpret_cast<const typename ColVec<P>::T *>(q), wd);
+        unpack(__ldcs(reinterpret_cast<const typename ColVec<P>::T *>(q)), wd);
     } else {
         constexpr int SPW = 4 / (int)sizeof(P);
 #pragma unroll
