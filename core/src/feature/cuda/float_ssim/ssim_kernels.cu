@@ -23,9 +23,10 @@
  *   k_decimate_cols  the other scales: f32 products widened and summed in
  *               f64 (exact, so in any order), column sums of the window
  *               rows first (coalesced loads, each sample once), then rows.
- *   Both read the pictures as a stream (__ldcs: cache, then evict first):
- *   each sample is read once, and the hint measured 0.3-0.6 us faster a
- *   frame at 4K and about 1 us at 8K, other sizes within 0.2 us (ADR 0108).
+ *   k_decimate_vec and k_decimate_cols read the pictures as a stream
+ *   (__ldcs: cache, then evict first), since each sample is read once: 0.3-0.6
+ *   us a frame faster at 4K, about 1 us at 8K, other sizes within 0.2 us
+ *   (ADR 0108).
  *   k_strip     large planes: a block walks 32-column strips in 30-row
  *               chunks, each horizontal sum made once; one warp a quantity
  *               streams both Gaussian passes; then the per-pixel combine.
