@@ -95,6 +95,12 @@ static int session(Result *r)
         "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
         "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score"};
     static const double val[] = {0.95, 3.5, 0.4, 0.9, 0.95, 0.97};
+    /* The neg model's ADM and VIF features have enhn_gain_limit 1: it reads
+     * them under the names the reference gives them with that option. */
+    static const char *const egl[] = {"integer_adm2_egl_1", "integer_vif_scale0_egl_1",
+                                      "integer_vif_scale1_egl_1", "integer_vif_scale2_egl_1",
+                                      "integer_vif_scale3_egl_1"};
+    static const double egl_val[] = {0.93, 0.35, 0.85, 0.9, 0.92};
     /* VMAF_TEST_LOG=1 shows the library's messages (to see what fails). */
     VmafConfiguration cfg = {.log_level = getenv("VMAF_TEST_LOG") ? VMAF_LOG_LEVEL_ERROR
                                                                   : VMAF_LOG_LEVEL_NONE};
@@ -118,6 +124,9 @@ static int session(Result *r)
     for (unsigned f = 0; f < 2 && !err; f++)
         for (int i = 0; i < 6 && !err; i++)
             err = vmaf_import_feature_score(v, feat[i], val[i] + 0.01 * f, f);
+    for (unsigned f = 0; f < 2 && !err; f++)
+        for (int i = 0; i < 5 && !err; i++)
+            err = vmaf_import_feature_score(v, egl[i], egl_val[i] + 0.01 * f, f);
     if (!err)
         err = vmaf_score_at_index(v, head, &r->score, 0);
     if (!err)

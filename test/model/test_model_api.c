@@ -81,7 +81,8 @@ static void test_builtin_and_flags(void)
     vmaf_model_destroy(m);
 
     /* DISABLE_TRANSFORM wins over ENABLE_TRANSFORM. */
-    cfg.flags = VMAF_MODEL_FLAG_ENABLE_TRANSFORM | VMAF_MODEL_FLAG_DISABLE_TRANSFORM;
+    cfg = (VmafModelConfig){.name = "t2", .flags = VMAF_MODEL_FLAG_ENABLE_TRANSFORM |
+                                                    VMAF_MODEL_FLAG_DISABLE_TRANSFORM};
     CHECK(!vmaf_model_load(&m, &cfg, "vmaf_v0.6.1"), "load");
     CHECK(!vmaf_score_at_index(v, m, &s, 0), "score");
     same("disable_transform", s, p01_vmaf);
@@ -129,17 +130,31 @@ static void test_builtin_and_flags(void)
     /* Programs written for libvmaf destroy model "0" and the collection, in
      * either order: each is freed once, and what is left stays usable. */
     vmaf_model_collection_destroy(mc);
-    CHECK(!vmaf_score_at_index(v, m, &s, 0), "model 0 after its collection is gone");
+    /* v already holds vmaf_v0.6.1's score "vmaf" at frame 0: another model
+     * of that name must not replace it. */
+    Capture cc;
+    capture_begin(&cc);
+    int clash = vmaf_score_at_index(v, m, &s, 0);
+    capture_end(&cc);
+    CHECK(clash == -EINVAL && strstr(cc.text, "already has another score named vmaf"),
+          "a second model named vmaf on one context: %d, log: %s", clash, cc.text);
+    CHECK(!vmaf_feature_score_at_index(v, "vmaf", &s, 0), "first score kept");
+    same("first model's score kept", s, p01_vmaf);
+    VmafContext *vb = context_with_p01();
+    CHECK(!vmaf_score_at_index(vb, m, &s, 0), "model 0 after its collection is gone");
     same("model 0 of vmaf_b_v0.6.3", s, 83.27120898247603);
+    CHECK(!vmaf_score_at_index(vb, m, &s, 0), "re-scoring a model replaces its own score");
     vmaf_model_destroy(m);
     CHECK(!vmaf_model_collection_load(&m, &mc, NULL, "vmaf_b_v0.6.3"), "load collection");
     vmaf_model_destroy(m);
     VmafModelCollectionScore cs;
-    CHECK(!vmaf_score_at_index_model_collection(v, mc, &cs, 0), "collection after model 0 is gone");
+    CHECK(!vmaf_score_at_index_model_collection(vb, mc, &cs, 0),
+          "collection after model 0 is gone");
     same("bagging", cs.bootstrap.bagging_score, 82.33250459821208);
-    CHECK(!vmaf_feature_score_at_index(v, "vmaf", &s, 0), "collection stores model 0's score");
+    CHECK(!vmaf_feature_score_at_index(vb, "vmaf", &s, 0), "collection stores model 0's score");
     same("model 0 stored", s, 83.27120898247603);
     vmaf_model_collection_destroy(mc);
+    vmaf_close(vb);
 
     Capture c;
     capture_begin(&c);
@@ -298,12 +313,26 @@ static void test_kernels(void)
     if (m) {
         same("knots below", predict(m, -10, 0), 1.4 * -10.0 + 0.0);
         same("knots first", predict(m, 25, 0), 1.4 * 25.0 + 0.0);
-        /* Line through (50, 70) and (100, 100): beta = (100*50 - 70*100) / (50 - 100). */
-        const double beta = (100.0 * 50.0 - 70.0 * 100.0) / (50.0 - 100.0);
-        const double alpha = (70.0 - beta) / 50.0;
+        /* Line through (50, 70) and (100, 100): slope first, then the
+         * intercept through the first knot. */
+        const double alpha = (100.0 - 70.0) / (100.0 - 50.0);
+        const double beta = 70.0 - 50.0 * alpha;
         same("knots on a knot", predict(m, 50, 0), alpha * 50.0 + beta);
         same("knots second", predict(m, 75, 0), alpha * 75.0 + beta);
         same("knots above", predict(m, 150, 0), alpha * 150.0 + beta);
+        vmaf_model_destroy(m);
+    }
+    /* Knots whose line rounds differently in the two algebraically equal
+     * forms: the slope-first form is the reference's (2.5 gives exactly
+     * 5, the intercept-first form 5.000000000000001). */
+    m = tiny("none", ident, "\"score_transform\": {\"knots\": [[1.3, 2.1], [3.7, 7.9]]},",
+             VMAF_MODEL_FLAG_ENABLE_TRANSFORM);
+    if (m) {
+        const double alpha = (7.9 - 2.1) / (3.7 - 1.3);
+        const double beta = 2.1 - 1.3 * alpha;
+        same("knots slope first 2.5", predict(m, 2.5, 0), 5.0);
+        same("knots slope first 2.0", predict(m, 2.0, 0), alpha * 2.0 + beta);
+        same("knots slope first 3.3", predict(m, 3.3, 0), alpha * 3.3 + beta);
         vmaf_model_destroy(m);
     }
     /* Without ENABLE_TRANSFORM the transform is ignored. */
@@ -312,13 +341,14 @@ static void test_kernels(void)
         same("transform off", predict(m, 42, 0), 42.0);
         vmaf_model_destroy(m);
     }
-    /* Rectification compares with the polynomial's output, so without knots
-     * it changes nothing (the reference behaves the same). */
+    /* Rectification compares with the transform's input (the prediction
+     * before the polynomial): 8 -> 4 is raised back to 8. */
     m = tiny("none", ident,
              "\"score_transform\": {\"p1\": 0.5, \"out_gte_in\": \"true\"},"
              " \"score_clip\": [0, 10],", VMAF_MODEL_FLAG_ENABLE_TRANSFORM);
     if (m) {
-        same("gte_in without knots", predict(m, 8, 0), 0.5 * 8.0);
+        same("gte_in without knots", predict(m, 8, 0), 8.0);
+        same("gte_in without knots, 0.8", predict(m, 0.8, 0), 0.8);
         same("clip after transform", predict(m, 30, 0), 10.0);
         vmaf_model_destroy(m);
     }
@@ -368,6 +398,140 @@ static void test_subsample_and_range(void)
     vmaf_close(v);
 }
 
+
+/* Options that name scores: a feature is looked up under the name the
+ * reference gives it with those options, and only there. */
+static void test_option_names(void)
+{
+    VmafModel *m = NULL;
+    CHECK(!vmaf_model_load(&m, NULL, "vmaf_v0.6.1neg"), "load neg");
+    if (!m)
+        return;
+    CHECK(m->feature[0].lookup && !strcmp(m->feature[0].lookup, "integer_adm2_egl_1"),
+          "adm2 with adm_enhn_gain_limit 1: %s", m->feature[0].lookup);
+    CHECK(!m->feature[1].lookup, "motion2 without options keeps its names");
+    CHECK(m->feature[2].lookup && !strcmp(m->feature[2].lookup, "integer_vif_scale0_egl_1"),
+          "vif_scale0 with vif_enhn_gain_limit 1: %s", m->feature[2].lookup);
+
+    /* The plain scores alone are other scores: an error naming the one
+     * that is missing, not vmaf_v0.6.1's score. */
+    VmafContext *v = context_with_p01();
+    Capture c;
+    double s;
+    capture_begin(&c);
+    int err = vmaf_score_at_index(v, m, &s, 0);
+    capture_end(&c);
+    CHECK(err == -EINVAL && strstr(c.text, "integer_adm2_egl_1"),
+          "neg from plain features: %d, log: %s", err, c.text);
+
+    /* Several options, in the order of the option names; a default value
+     * names nothing; a bool adds its alias only; ints and doubles as the
+     * reference prints them. */
+    VmafFeatureDictionary *d = NULL;
+    vmaf_feature_dictionary_set(&d, "adm_ref_display_height", "2160");
+    vmaf_feature_dictionary_set(&d, "adm_norm_view_dist", "1.5");
+    vmaf_feature_dictionary_set(&d, "adm_csf_mode", "0");
+    CHECK(!vmaf_model_feature_overload(m, "integer_adm2", d), "overload adm2");
+    CHECK(m->feature[0].lookup &&
+              !strcmp(m->feature[0].lookup, "integer_adm2_egl_1_nvd_1.5_rdh_2160"),
+          "adm2 name: %s", m->feature[0].lookup);
+    d = NULL;
+    vmaf_feature_dictionary_set(&d, "motion_force_zero", "true");
+    CHECK(!vmaf_model_feature_overload(m, "integer_motion2", d), "overload motion2");
+    CHECK(m->feature[1].lookup && !strcmp(m->feature[1].lookup, "integer_motion2_force_0"),
+          "motion2 name: %s", m->feature[1].lookup);
+    d = NULL;
+    vmaf_feature_dictionary_set(&d, "vif_enhn_gain_limit", "100");
+    CHECK(!vmaf_model_feature_overload(m, "integer_vif_scale1", d), "overload vif default");
+    CHECK(!m->feature[3].lookup, "the default value names nothing: %s", m->feature[3].lookup);
+    /* A value that is no number is refused, the model unchanged. */
+    d = NULL;
+    vmaf_feature_dictionary_set(&d, "adm_norm_view_dist", "far");
+    capture_begin(&c);
+    err = vmaf_model_feature_overload(m, "integer_adm2", d);
+    capture_end(&c);
+    CHECK(err == -EINVAL && strstr(c.text, "adm_norm_view_dist") &&
+              !strcmp(m->feature[0].lookup, "integer_adm2_egl_1_nvd_1.5_rdh_2160"),
+          "bad value: %d, log: %s", err, c.text);
+    vmaf_model_destroy(m);
+
+    /* Options of a feature that no extractor here provides and whose
+     * naming options are not known: refused at load. */
+    const char *json = "{\"model_dict\": {\"model_type\": \"LIBSVMNUSVR\", \"feature_names\": "
+                       "[\"my_feature\"], \"feature_opts_dicts\": [{\"k\": 1}], "
+                       "\"norm_type\": \"none\", \"model\": \"svm_type epsilon_svr\\n"
+                       "kernel_type linear\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:1\\n\"}}";
+    m = NULL;
+    capture_begin(&c);
+    err = vmaf_model_load_from_buffer(&m, NULL, json, strlen(json), "test model");
+    capture_end(&c);
+    CHECK(err == -EINVAL && !m && strstr(c.text, "feature_opts_dicts[0]") &&
+              strstr(c.text, "my_feature"),
+          "options of an unknown feature: %d, log: %s", err, c.text);
+    vmaf_model_destroy(m);
+    vmaf_close(v);
+}
+
+/* A model named like a feature must not replace the feature's scores. */
+static void test_name_collision(void)
+{
+    VmafContext *v = context_with_p01();
+    VmafModel *m = NULL;
+    VmafModelConfig cfg = {.name = "VMAF_integer_feature_adm2_score"};
+    CHECK(!vmaf_model_load(&m, &cfg, "vmaf_v0.6.1"), "load");
+    Capture c;
+    double s;
+    capture_begin(&c);
+    int err = vmaf_score_at_index(v, m, &s, 0);
+    capture_end(&c);
+    CHECK(err == -EINVAL && strstr(c.text, "VMAF_integer_feature_adm2_score"),
+          "model named like a feature: %d, log: %s", err, c.text);
+    CHECK(!vmaf_feature_score_at_index(v, "VMAF_integer_feature_adm2_score", &s, 0) &&
+              s == p01[0].v, "the feature's score is kept: %.17g", s);
+    vmaf_model_destroy(m);
+    /* Another model still scores from the feature. */
+    CHECK(!vmaf_model_load(&m, NULL, "vmaf_v0.6.1"), "load");
+    CHECK(!vmaf_score_at_index(v, m, &s, 0), "score");
+    same("vmaf_v0.6.1 after the refused model", s, p01_vmaf);
+    vmaf_model_destroy(m);
+    vmaf_close(v);
+}
+
+/* A collection overload refused at a later member changes no member. */
+static void test_collection_overload_atomic(void)
+{
+    const char *json =
+        "{\"0\": {\"model_dict\": {\"model_type\": \"BOOTSTRAP_LIBSVMNUSVR\", \"feature_names\": "
+        "[\"float_ssim\"], \"norm_type\": \"none\", \"model\": \"svm_type epsilon_svr\\n"
+        "kernel_type linear\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:1\\n\"}},"
+        " \"1\": {\"model_dict\": {\"model_type\": \"BOOTSTRAP_LIBSVMNUSVR\", \"feature_names\": "
+        "[\"float_ssim\"], \"norm_type\": \"none\", \"model\": \"svm_type epsilon_svr\\n"
+        "kernel_type linear\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:1\\n\"}},"
+        " \"2\": {\"model_dict\": {\"model_type\": \"BOOTSTRAP_LIBSVMNUSVR\", \"feature_names\": "
+        "[\"float_ssim\"], \"feature_opts_dicts\": [{\"bogus\": 1}], \"norm_type\": \"none\", "
+        "\"model\": \"svm_type epsilon_svr\\nkernel_type linear\\nnr_class 2\\ntotal_sv 1\\n"
+        "rho 0\\nSV\\n1 1:1\\n\"}}}";
+    VmafModel *m = NULL;
+    VmafModelCollection *mc = NULL;
+    CHECK(!vmaf_model_collection_load_from_buffer(&m, &mc, NULL, json, strlen(json),
+                                                  "test collection"), "load collection");
+    if (!mc)
+        return;
+    VmafFeatureDictionary *d = NULL;
+    vmaf_feature_dictionary_set(&d, "enable_lcs", "true");
+    Capture c;
+    capture_begin(&c);
+    int err = vmaf_model_collection_feature_overload(m, &mc, "float_ssim", d);
+    capture_end(&c);
+    CHECK(err == -EINVAL && strstr(c.text, "bogus"), "overload refused: %d, log: %s", err,
+          c.text);
+    CHECK(!m->feature[0].opts && !mc->model[0]->feature[0].opts &&
+              !vmaf_dict_get(mc->model[1]->feature[0].opts, "enable_lcs"),
+          "a refused overload changed members before the refusing one");
+    vmaf_model_collection_destroy(mc);
+    vmaf_model_destroy(m);
+}
+
 int main(void)
 {
     vmaf_log_set_level(VMAF_LOG_LEVEL_ERROR);
@@ -375,6 +539,9 @@ int main(void)
     test_overload();
     test_kernels();
     test_subsample_and_range();
+    test_option_names();
+    test_name_collision();
+    test_collection_overload_atomic();
     printf("model api: %d failures\n", fails);
     return fails ? 1 : 0;
 }

@@ -22,6 +22,7 @@
 #include "capture.h"
 #include "check.h"
 #include "context.h"
+#include "model/model_internal.h"
 
 static const char *data_dir, *vec_dir;
 static int use_cuda;
@@ -325,6 +326,94 @@ static void test_missing(void)
     vmaf_close(v);
 }
 
+/* A linear model "score = sum of its features" over the given features,
+ * with the given options dictionaries (NULL: none). */
+static VmafModel *sum_model(const char *name, const char *features, const char *opts,
+                            const char *sv)
+{
+    char json[1024];
+    snprintf(json, sizeof(json),
+             "{\"model_dict\": {\"model_type\": \"LIBSVMNUSVR\", \"feature_names\": [%s], %s%s%s"
+             "\"norm_type\": \"none\", \"model\": \"svm_type epsilon_svr\\nkernel_type linear\\n"
+             "nr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 %s\\n\"}}",
+             features, opts ? "\"feature_opts_dicts\": [" : "", opts ? opts : "",
+             opts ? "], " : "", sv);
+    VmafModel *m = NULL;
+    VmafModelConfig cfg = {.name = name};
+    CHECK(!vmaf_model_load_from_buffer(&m, &cfg, json, strlen(json), "test model"),
+          "load %s", json);
+    return m;
+}
+
+/* Every feature of a model turns its extractor's enabling option on,
+ * whatever the order of the features. */
+static void test_feature_order(void)
+{
+    const char *const order[2] = {"\"float_ssim\", \"float_ssim_l\"",
+                                  "\"float_ssim_l\", \"float_ssim\""};
+    for (int k = 0; k < 2; k++) {
+        VmafContext *v = context();
+        VmafModel *m = sum_model("sum", order[k], NULL, "1:1 2:1");
+        if (!m)
+            return;
+        CHECK(!vmaf_use_features_from_model(v, m), "use %s", order[k]);
+        CHECK(v->req_cnt == 1 && !strcmp(vmaf_dict_get(v->req[0].opts, "enable_lcs"), "true"),
+              "order %s: float_ssim without enable_lcs", order[k]);
+        const unsigned n = score_vector(v);
+        for (unsigned i = 0; i < n; i++) {
+            double a, b, s;
+            CHECK(!vmaf_feature_score_at_index(v, "float_ssim", &a, i) &&
+                      !vmaf_feature_score_at_index(v, "float_ssim_l", &b, i),
+                  "features of frame %u (order %s)", i, order[k]);
+            CHECK(!vmaf_score_at_index(v, m, &s, i), "score frame %u (order %s)", i, order[k]);
+            same("sum", i, s, a + b);
+        }
+        vmaf_model_destroy(m);
+        vmaf_close(v);
+    }
+
+    /* The model itself switching the output off is refused at dispatch. */
+    for (int k = 0; k < 2; k++) {
+        VmafContext *v = context();
+        VmafModel *m = sum_model("off", order[k], "{\"enable_lcs\": false}, {}", "1:1 2:1");
+        Capture c;
+        capture_begin(&c);
+        const int err = m ? vmaf_use_features_from_model(v, m) : -1;
+        capture_end(&c);
+        CHECK(err == -EINVAL && strstr(c.text, "enable_lcs") && strstr(c.text, "off") &&
+                  v->req_cnt == 0,
+              "enable_lcs=false with float_ssim_l (order %s): %d, log: %s", order[k], err,
+              c.text);
+        vmaf_model_destroy(m);
+        vmaf_close(v);
+    }
+}
+
+/* A model whose score would take a feature's name is refused at dispatch,
+ * naming both. */
+static void test_score_name_collision(void)
+{
+    VmafContext *v = context();
+    VmafModel *m = sum_model("float_ssim_l", "\"float_ssim\"", NULL, "1:1");
+    Capture c;
+    capture_begin(&c);
+    int err = m ? vmaf_use_features_from_model(v, m) : -1;
+    capture_end(&c);
+    CHECK(err == -EINVAL && strstr(c.text, "float_ssim_l") && strstr(c.text, "float_ssim") &&
+              v->req_cnt == 0,
+          "model named like an extractor's feature: %d, log: %s", err, c.text);
+    vmaf_model_destroy(m);
+
+    m = sum_model("x", "\"x\"", NULL, "1:1");
+    capture_begin(&c);
+    err = m ? vmaf_use_features_from_model(v, m) : -1;
+    capture_end(&c);
+    CHECK(err == -EINVAL && strstr(c.text, "feature x of model x"),
+          "model named like its own feature: %d, log: %s", err, c.text);
+    vmaf_model_destroy(m);
+    vmaf_close(v);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "cuda"))) {
@@ -337,6 +426,8 @@ int main(int argc, char **argv)
     test_end_to_end();
     test_option_conflict();
     test_missing();
+    test_feature_order();
+    test_score_name_collision();
     printf("dispatch: %d failures\n", fails);
     return fails ? 1 : 0;
 }

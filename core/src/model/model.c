@@ -103,6 +103,7 @@ static void model_free_fields(VmafModel *m)
         for (unsigned i = 0; i < m->n_features; i++) {
             free(m->feature[i].name);
             free(m->feature[i].feature);
+            free(m->feature[i].lookup);
             vmaf_feature_dictionary_free(&m->feature[i].opts);
         }
         free(m->feature);
@@ -135,6 +136,155 @@ char *vmaf_model_feature_name_map(const char *n)
             return dup_printf("%s%.*s", rule[r].out_prefix, (int)(len - pl - sl), n + pl);
     }
     return dup_str(n);
+}
+
+/* Options that name the scores of the reference's extractors. The
+ * reference appends "_<alias>_<value>" (a bool: "_<alias>") to a feature's
+ * name for each such option whose value differs from the extractor's
+ * default, in the order of the option names, so that scores computed with
+ * different options never share a name. Imported scores carry those names,
+ * and a model must look its features up under them. Entries are sorted by
+ * option name; alias NULL: the option's own name is used. */
+typedef struct NameParam {
+    const char *opt, *alias;
+    enum VmafOptionType type;
+    double def;
+} NameParam;
+
+static const NameParam adm_params[] = {
+    {"adm_csf_diag_scale", "scfd", VMAF_OPT_TYPE_DOUBLE, 1.0},
+    {"adm_csf_mode", "csf", VMAF_OPT_TYPE_INT, 0},
+    {"adm_csf_scale", "scf", VMAF_OPT_TYPE_DOUBLE, 1.0},
+    {"adm_dlm_weight", "dlmw", VMAF_OPT_TYPE_DOUBLE, 0.5},
+    {"adm_enhn_gain_limit", "egl", VMAF_OPT_TYPE_DOUBLE, 100.0},
+    {"adm_min_val", "min", VMAF_OPT_TYPE_DOUBLE, 0.0},
+    {"adm_noise_weight", "nw", VMAF_OPT_TYPE_DOUBLE, 0.03125},
+    {"adm_norm_view_dist", "nvd", VMAF_OPT_TYPE_DOUBLE, 3.0},
+    {"adm_ref_display_height", "rdh", VMAF_OPT_TYPE_INT, 1080},
+    {"adm_skip_scale0", "ssz", VMAF_OPT_TYPE_BOOL, 0},
+    {NULL, NULL, VMAF_OPT_TYPE_BOOL, 0},
+};
+static const NameParam integer_vif_params[] = {
+    {"vif_enhn_gain_limit", "egl", VMAF_OPT_TYPE_DOUBLE, 100.0},
+    {NULL, NULL, VMAF_OPT_TYPE_BOOL, 0},
+};
+static const NameParam float_vif_params[] = {
+    {"vif_enhn_gain_limit", "egl", VMAF_OPT_TYPE_DOUBLE, 100.0},
+    {"vif_kernelscale", NULL, VMAF_OPT_TYPE_DOUBLE, 1.0},
+    {NULL, NULL, VMAF_OPT_TYPE_BOOL, 0},
+};
+static const NameParam motion_params[] = {
+    {"motion_blend_factor", "mbf", VMAF_OPT_TYPE_DOUBLE, 1.0},
+    {"motion_blend_offset", "mbo", VMAF_OPT_TYPE_DOUBLE, 40.0},
+    {"motion_force_zero", "force_0", VMAF_OPT_TYPE_BOOL, 0},
+    {"motion_fps_weight", "mfw", VMAF_OPT_TYPE_DOUBLE, 1.0},
+    {NULL, NULL, VMAF_OPT_TYPE_BOOL, 0},
+};
+
+static bool has_prefix(const char *s, const char *p)
+{
+    return !strncmp(s, p, strlen(p));
+}
+
+/* The reference extractor a feature (extractor-side name) comes from, as
+ * its name-parameter table; NULL for any other feature. */
+static const NameParam *name_params(const char *feature)
+{
+    if (has_prefix(feature, "integer_adm") || !strcmp(feature, "integer_aim") ||
+        has_prefix(feature, "adm") || !strcmp(feature, "aim"))
+        return adm_params;
+    if (has_prefix(feature, "integer_vif"))
+        return integer_vif_params;
+    if (has_prefix(feature, "vif"))
+        return float_vif_params;
+    if (has_prefix(feature, "integer_motion") || has_prefix(feature, "motion"))
+        return motion_params;
+    return NULL;
+}
+
+/* Reads an option value as the reference's option parser would; false if
+ * it is not a value of that type. */
+static bool param_value(const NameParam *p, const char *text, double *v)
+{
+    char *end = NULL;
+    switch (p->type) {
+    case VMAF_OPT_TYPE_BOOL:
+        if (!strcmp(text, "true") || !strcmp(text, "false")) {
+            *v = text[0] == 't';
+            return true;
+        }
+        return false;
+    case VMAF_OPT_TYPE_INT: {
+        long l = strtol(text, &end, 10);
+        if (end == text || *end || l < -2147483647L || l > 2147483647L)
+            return false;
+        *v = (double)l;
+        return true;
+    }
+    default:
+        *v = strtod(text, &end);
+        return end != text && !*end && isfinite(*v);
+    }
+}
+
+int vmaf_model_feature_lookup_name(const VmafModelFeature *f, const VmafFeatureDictionary *opts,
+                                   char **out, char *why, size_t why_len)
+{
+    *out = NULL;
+    if (!opts || !opts->cnt)
+        return 0;
+    const NameParam *tab = name_params(f->feature);
+    if (!tab) {
+        /* An extractor of this build: its options do not name its scores. */
+        if (vmaf_registry_find_by_feature(f->feature))
+            return 0;
+        /* Neither here nor a reference extractor whose naming options are
+         * known: the name its scores would carry cannot be derived, and
+         * ignoring the options would score from the wrong values. */
+        snprintf(why, why_len,
+                 "feature %s has options (%s, ...) but no extractor of this build provides "
+                 "it and it is not one whose options are known to name its scores; "
+                 "remove its options or import its scores under the model's feature name "
+                 "without options", f->feature, opts->entry[0].key);
+        return -EINVAL;
+    }
+    char buf[1024];
+    size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", f->feature);
+    bool any = false;
+    for (const NameParam *p = tab; p->opt; p++) {
+        const char *text = vmaf_dict_get(opts, p->opt);
+        if (!text)
+            continue;
+        double v;
+        if (!param_value(p, text, &v)) {
+            snprintf(why, why_len, "option %s of feature %s is '%s'; it must be %s",
+                     p->opt, f->feature, text,
+                     p->type == VMAF_OPT_TYPE_BOOL ? "true or false"
+                     : p->type == VMAF_OPT_TYPE_INT ? "an integer" : "a finite number");
+            return -EINVAL;
+        }
+        if (v == p->def)
+            continue;
+        const char *key = p->alias ? p->alias : p->opt;
+        if (n < sizeof(buf)) {
+            if (p->type == VMAF_OPT_TYPE_BOOL)
+                n += (size_t)snprintf(buf + n, sizeof(buf) - n, "_%s", key);
+            else if (p->type == VMAF_OPT_TYPE_INT)
+                n += (size_t)snprintf(buf + n, sizeof(buf) - n, "_%s_%d", key, (int)v);
+            else
+                n += (size_t)snprintf(buf + n, sizeof(buf) - n, "_%s_%g", key, v);
+        }
+        any = true;
+    }
+    if (!any)
+        return 0;
+    if (n >= sizeof(buf)) {
+        snprintf(why, why_len, "the name of feature %s with its options is too long",
+                 f->feature);
+        return -EINVAL;
+    }
+    *out = dup_str(buf);
+    return *out ? 0 : -ENOMEM;
 }
 
 /* Options come as JSON values; extractors read text. A number is written
@@ -228,6 +378,13 @@ static int parse_features(const Where *w, const json_t *md, VmafModel *m)
             if (err)
                 return err;
         }
+        char why[400];
+        int err = vmaf_model_feature_lookup_name(&m->feature[i], m->feature[i].opts,
+                                                 &m->feature[i].lookup, why, sizeof(why));
+        if (err == -EINVAL)
+            return bad(w, key, "%s", why);
+        if (err)
+            return err;
     }
     return 0;
 }
@@ -890,43 +1047,79 @@ static int check_opts(const VmafModelFeature *f, const VmafFeatureDictionary *me
     return err;
 }
 
-/* Overloads one model without taking opts: all or nothing. */
-static int overload_one(VmafModel *m, const char *feature_name,
-                        const VmafFeatureDictionary *opts, unsigned *matched)
+/* The new options (and lookup names) of one model's features, built before
+ * anything is changed so that an overload is all or nothing. */
+typedef struct Staged {
+    VmafModel *m;
+    VmafFeatureDictionary **merged; /* per feature; NULL where not overloaded */
+    char **lookup;
+    bool *hit;
+} Staged;
+
+static void staged_free(Staged *st)
 {
-    VmafFeatureDictionary **merged = calloc(m->n_features, sizeof(*merged));
-    bool *hit = calloc(m->n_features, sizeof(*hit));
-    int err = 0;
-    if (!merged || !hit) {
+    for (unsigned i = 0; st->m && i < st->m->n_features; i++) {
+        if (st->merged)
+            vmaf_feature_dictionary_free(&st->merged[i]);
+        if (st->lookup)
+            free(st->lookup[i]);
+    }
+    free(st->merged);
+    free(st->lookup);
+    free(st->hit);
+    memset(st, 0, sizeof(*st));
+}
+
+/* Builds one model's overloaded options without changing the model. */
+static int overload_stage(VmafModel *m, const char *feature_name,
+                          const VmafFeatureDictionary *opts, unsigned *matched, Staged *st)
+{
+    st->m = m;
+    st->merged = calloc(m->n_features, sizeof(*st->merged));
+    st->lookup = calloc(m->n_features, sizeof(*st->lookup));
+    st->hit = calloc(m->n_features, sizeof(*st->hit));
+    if (!st->merged || !st->lookup || !st->hit) {
         vmaf_error("model %s (%s): out of memory while overloading feature options", m->name,
                    m->source);
-        err = -ENOMEM;
+        return -ENOMEM;
     }
+    int err = 0;
     for (unsigned i = 0; i < m->n_features && !err; i++) {
         if (!feature_matches(&m->feature[i], feature_name))
             continue;
-        hit[i] = true;
+        st->hit[i] = true;
         (*matched)++;
-        err = vmaf_dict_copy(m->feature[i].opts, &merged[i]);
+        err = vmaf_dict_copy(m->feature[i].opts, &st->merged[i]);
         if (!err)
-            err = vmaf_dict_merge(&merged[i], opts);
+            err = vmaf_dict_merge(&st->merged[i], opts);
         if (!err)
-            err = check_opts(&m->feature[i], merged[i]);
+            err = check_opts(&m->feature[i], st->merged[i]);
+        char why[400] = "";
+        if (!err)
+            err = vmaf_model_feature_lookup_name(&m->feature[i], st->merged[i], &st->lookup[i],
+                                                 why, sizeof(why));
         if (err == -EINVAL)
-            vmaf_error("model %s (%s): cannot overload feature %s with these options",
-                       m->name, m->source, m->feature[i].name);
+            vmaf_error("model %s (%s): cannot overload feature %s with these options%s%s",
+                       m->name, m->source, m->feature[i].name, why[0] ? ": " : "", why);
     }
-    for (unsigned i = 0; merged && hit && i < m->n_features; i++) {
-        if (!err && hit[i]) {
-            vmaf_feature_dictionary_free(&m->feature[i].opts);
-            m->feature[i].opts = merged[i];
-        } else {
-            vmaf_feature_dictionary_free(&merged[i]);
-        }
-    }
-    free(merged);
-    free(hit);
     return err;
+}
+
+/* Hands the staged options to the model; cannot fail. */
+static void overload_commit(Staged *st)
+{
+    VmafModel *m = st->m;
+    for (unsigned i = 0; i < m->n_features; i++) {
+        if (!st->hit[i])
+            continue;
+        vmaf_feature_dictionary_free(&m->feature[i].opts);
+        m->feature[i].opts = st->merged[i];
+        st->merged[i] = NULL;
+        free(m->feature[i].lookup);
+        m->feature[i].lookup = st->lookup[i];
+        st->lookup[i] = NULL;
+    }
+    staged_free(st);
 }
 
 static void list_features(const VmafModel *m, char *buf, size_t len)
@@ -947,7 +1140,11 @@ int vmaf_model_feature_overload(VmafModel *model, const char *feature_name,
         return -EINVAL;
     }
     unsigned matched = 0;
-    int err = overload_one(model, feature_name, opts_dict, &matched);
+    Staged st = {0};
+    int err = overload_stage(model, feature_name, opts_dict, &matched, &st);
+    if (!err && matched)
+        overload_commit(&st);
+    staged_free(&st);
     if (!err && !matched) {
         char list[512];
         list_features(model, list, sizeof(list));
@@ -973,11 +1170,29 @@ int vmaf_model_collection_feature_overload(VmafModel *model, VmafModelCollection
     /* model is normally the collection's model "0"; any other is overloaded
      * too, as libvmaf does. */
     unsigned matched = 0;
-    int err = overload_one(mc->head, feature_name, opts_dict, &matched);
+    /* Every member's new options are built first and only then handed
+     * over, so that a refusal at any member leaves the whole collection
+     * (and model) as it was. */
+    const unsigned n = mc->cnt + 2;
+    Staged *st = calloc(n, sizeof(*st));
+    if (!st) {
+        vmaf_error("model collection %s: out of memory while overloading feature options",
+                   mc->name);
+        vmaf_feature_dictionary_free(&opts_dict);
+        return -ENOMEM;
+    }
+    unsigned n_st = 0;
+    int err = overload_stage(mc->head, feature_name, opts_dict, &matched, &st[n_st++]);
     for (unsigned i = 0; i < mc->cnt && !err; i++)
-        err = overload_one(mc->model[i], feature_name, opts_dict, &matched);
+        err = overload_stage(mc->model[i], feature_name, opts_dict, &matched, &st[n_st++]);
     if (!err && model && model != mc->head)
-        err = overload_one(model, feature_name, opts_dict, &matched);
+        err = overload_stage(model, feature_name, opts_dict, &matched, &st[n_st++]);
+    for (unsigned i = 0; i < n_st; i++) {
+        if (!err && matched)
+            overload_commit(&st[i]);
+        staged_free(&st[i]);
+    }
+    free(st);
     if (!err && !matched) {
         char list[512];
         list_features(mc->model[0], list, sizeof(list));

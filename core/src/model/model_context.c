@@ -39,6 +39,25 @@ static int add_use(Use *use, unsigned *n_use, const VmafModel *m, const VmafMode
         u->model = m;
         u->opts = NULL;
     }
+    /* Each feature's enabling option (float_ssim_l needs enable_lcs) is
+     * merged in too: the extractor is asked for once, by its first
+     * feature's name, which alone would not turn the others on. */
+    const VmafOption *enabling = vmaf_fex_option_enabling(fex, f->feature);
+    if (enabling) {
+        const char *set = vmaf_dict_get(f->opts, enabling->name);
+        const char *have = vmaf_dict_get(u->opts, enabling->name);
+        if ((set && strcmp(set, "true")) || (have && strcmp(have, "true"))) {
+            vmaf_error("model %s: feature %s is an output of %s only with %s=true, but model "
+                       "%s sets %s=%s for that extractor; remove that option",
+                       m->name, f->name, fex->name, enabling->name,
+                       set && strcmp(set, "true") ? m->name : u->model->name, enabling->name,
+                       set && strcmp(set, "true") ? set : have);
+            return -EINVAL;
+        }
+        int err = vmaf_feature_dictionary_set(&u->opts, enabling->name, "true");
+        if (err)
+            return err;
+    }
     if (!f->opts)
         return 0;
     for (size_t k = 0; k < f->opts->cnt; k++) {
@@ -58,8 +77,61 @@ static int add_use(Use *use, unsigned *n_use, const VmafModel *m, const VmafMode
     return 0;
 }
 
-static int use_models(VmafContext *vmaf, VmafModel *const *models, unsigned n_models)
+/* Does a score name of the models collide with a feature: one that a
+ * model of the set reads, or one an extractor of this build emits? Each
+ * would be overwritten by the model's score. 0 or -EINVAL (logged). */
+static int check_score_name(VmafModel *const *models, unsigned n_models, const VmafModel *who,
+                            const char *name)
 {
+    for (unsigned i = 0; i < n_models; i++) {
+        const VmafModel *m = models[i];
+        for (unsigned j = 0; j < m->n_features; j++) {
+            const VmafModelFeature *f = &m->feature[j];
+            if (!strcmp(name, f->name) || !strcmp(name, f->feature) ||
+                (f->lookup && !strcmp(name, f->lookup))) {
+                vmaf_error("model %s (%s): its score %s has the name of feature %s of model "
+                           "%s; the score would replace the feature's: give the model "
+                           "another name (VmafModelConfig.name)",
+                           who->name, who->source, name, f->name, m->name);
+                return -EINVAL;
+            }
+        }
+    }
+    const VmafFeatureExtractor *fex = vmaf_registry_find_by_feature(name);
+    if (fex) {
+        vmaf_error("model %s (%s): its score %s has the name of a feature of extractor %s; "
+                   "the score would replace the feature's: give the model another name "
+                   "(VmafModelConfig.name)", who->name, who->source, name, fex->name);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int check_score_names(VmafModel *const *models, unsigned n_models, const char *coll)
+{
+    for (unsigned i = 0; i < n_models; i++) {
+        int err = check_score_name(models, n_models, models[i], models[i]->name);
+        if (err)
+            return err;
+    }
+    static const char *const suffix[4] = {"_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi"};
+    for (int k = 0; coll && k < 4; k++) {
+        char name[320];
+        snprintf(name, sizeof(name), "%s%s", coll, suffix[k]);
+        int err = check_score_name(models, n_models, models[0], name);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+static int use_models(VmafContext *vmaf, VmafModel *const *models, unsigned n_models,
+                      const char *coll)
+{
+    int cerr = check_score_names(models, n_models, coll);
+    if (cerr)
+        return cerr;
+
     unsigned n_feat = 0;
     for (unsigned i = 0; i < n_models; i++)
         n_feat += models[i]->n_features;
@@ -175,7 +247,7 @@ int vmaf_use_features_from_model(VmafContext *vmaf, VmafModel *model)
         vmaf_error("vmaf_use_features_from_model: context and model must not be NULL");
         return -EINVAL;
     }
-    return use_models(vmaf, &model, 1);
+    return use_models(vmaf, &model, 1, NULL);
 }
 
 int vmaf_use_features_from_model_collection(VmafContext *vmaf, VmafModelCollection *mc)
@@ -193,7 +265,7 @@ int vmaf_use_features_from_model_collection(VmafContext *vmaf, VmafModelCollecti
     all[0] = mc->head;
     for (unsigned i = 0; i < mc->cnt; i++)
         all[i + 1] = mc->model[i];
-    const int err = use_models(vmaf, all, mc->cnt + 1);
+    const int err = use_models(vmaf, all, mc->cnt + 1, mc->name);
     free(all);
     return err;
 }
@@ -208,11 +280,9 @@ int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model, double *score, unsi
     int err = vmaf_model_predict(model, vmaf->fc, index, 0, &s);
     if (err)
         return err;
-    err = vmaf_feature_collector_set(vmaf->fc, model->name, s, index);
-    if (err) {
-        vmaf_error("model %s: could not store its score at frame %u", model->name, index);
+    err = vmaf_model_store_score(vmaf->fc, model->name, s, index, model->name);
+    if (err)
         return err;
-    }
     *score = s;
     return 0;
 }

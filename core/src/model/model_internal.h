@@ -37,6 +37,10 @@ typedef struct VmafModelFeature {
     char *name;                  /* as the model file writes it */
     char *feature;               /* the extractor's feature name ("integer_adm2") */
     VmafFeatureDictionary *opts; /* extractor options, or NULL */
+    /* The name its score is looked up under when options that name scores
+     * differ from their defaults ("integer_adm2_egl_1"), as the reference
+     * builds it; NULL when none do (then name, else feature). */
+    char *lookup;
     double slope, intercept;
 } VmafModelFeature;
 
@@ -92,6 +96,18 @@ int vmaf_model_collection_load_from_buffer(VmafModel **model, VmafModelCollectio
  * "VMAF_integer_feature_X_score" -> "integer_X", "VMAF_feature_X_score" -> "X",
  * anything else unchanged. Returns a new string or NULL. */
 char *vmaf_model_feature_name_map(const char *model_feature_name);
+
+/* The name the score of feature f is looked up under with options opts
+ * (*out is NULL when the options name nothing). 0, -ENOMEM, or -EINVAL with
+ * the reason in why. */
+int vmaf_model_feature_lookup_name(const VmafModelFeature *f, const VmafFeatureDictionary *opts,
+                                   char **out, char *why, size_t why_len);
+
+/* Stores a model's score at index unless another score already holds that
+ * name there: a feature's or another model's. Writing the same value again
+ * (re-scoring the model) is allowed. who names the model in messages. */
+int vmaf_model_store_score(VmafFeatureCollector *fc, const char *name, double value,
+                           unsigned index, const char *who);
 
 /* Predicts at index from the collector. flags may add DISABLE_CLIP and
  * DISABLE_TRANSFORM to the model's own settings. Does not store the score. */

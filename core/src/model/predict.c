@@ -14,11 +14,22 @@
 #include "model/model_internal.h"
 #include "model/svm.h"
 
-/* A model feature's score: under the name the model file uses, or else
- * under the extractor's feature name (what this library's extractors emit). */
+/* A model feature's score. With options that name scores, only under the
+ * name the reference gives it with those options ("integer_adm2_egl_1"):
+ * the plain feature is another score. Otherwise under the name the model
+ * file uses, or else under the extractor's feature name (what this
+ * library's extractors emit). */
 static int get_feature(const VmafModel *m, const VmafModelFeature *f, VmafFeatureCollector *fc,
                        unsigned index, double *v)
 {
+    if (f->lookup) {
+        if (!vmaf_feature_collector_get(fc, f->lookup, v, index))
+            return 0;
+        vmaf_error("model %s: no score of feature %s at frame %u (%s with the model's options "
+                   "for it); import it under that name or use the model's features",
+                   m->name, f->lookup, index, f->name);
+        return -EINVAL;
+    }
     if (!vmaf_feature_collector_get(fc, f->name, v, index))
         return 0;
     if (strcmp(f->name, f->feature) && !vmaf_feature_collector_get(fc, f->feature, v, index))
@@ -55,15 +66,21 @@ static int predict_raw(const VmafModel *m, VmafFeatureCollector *fc, unsigned in
     return 0;
 }
 
-/* The straight line through two knots, as y = alpha * x + beta. */
+/* The straight line through two knots, as y = alpha * x + beta, computed
+ * as the reference's current revision does (slope first, then the
+ * intercept through the first knot), since the two algebraically equal
+ * forms round differently. Knots on one point give the identity. */
 static void line_through(VmafModelPoint a, VmafModelPoint b, double *alpha, double *beta)
 {
-    if (a.x == 0.0) {
+    if (a.x == b.x && a.y == b.y) {
+        *alpha = 1.0;
+        *beta = 0.0;
+    } else if (a.x == 0.0) {
         *beta = a.y;
         *alpha = (b.y - *beta) / b.x;
     } else {
-        *beta = (b.y * a.x - a.y * b.x) / (a.x - b.x);
-        *alpha = (a.y - *beta) / a.x;
+        *alpha = (b.y - a.y) / (b.x - a.x);
+        *beta = a.y - a.x * *alpha;
     }
 }
 
@@ -93,7 +110,8 @@ void vmaf_model_transform(const VmafModel *m, double *score, uint64_t flags)
 {
     if (!m->transform || (flags & VMAF_MODEL_FLAG_DISABLE_TRANSFORM))
         return;
-    double stage = *score, out;
+    const double in = *score;
+    double stage = in, out;
     if (m->st.p0_on || m->st.p1_on || m->st.p2_on) {
         out = 0.0;
         if (m->st.p0_on)
@@ -105,15 +123,16 @@ void vmaf_model_transform(const VmafModel *m, double *score, uint64_t flags)
     } else {
         out = stage;
     }
-    /* Rectification compares with the input of the piecewise stage (the
-     * polynomial's output), which is what the reference does. */
     stage = out;
     if (m->st.n_knots)
         out = piecewise(m, stage);
-    if (m->st.out_lte_in && out > stage)
-        out = stage;
-    if (m->st.out_gte_in && out < stage)
-        out = stage;
+    /* Rectification compares with the transform's input (the prediction
+     * before the polynomial), as the reference's current revision does:
+     * "output <= input" is about the whole transform. */
+    if (m->st.out_lte_in && out > in)
+        out = in;
+    if (m->st.out_gte_in && out < in)
+        out = in;
     *score = out;
 }
 
@@ -167,15 +186,32 @@ static double percentile(const double *s, unsigned n, double perc)
     return lo == hi ? s[lo] : s[lo] * (hi - p) + s[hi] * (p - lo);
 }
 
+int vmaf_model_store_score(VmafFeatureCollector *fc, const char *name, double value,
+                           unsigned index, const char *who)
+{
+    double have;
+    if (!vmaf_feature_collector_get(fc, name, &have, index)) {
+        /* The same bits again: the model re-scored, nothing changes. */
+        if (!memcmp(&have, &value, sizeof(value)))
+            return 0;
+        vmaf_error("model %s: frame %u already has another score named %s (a feature's or "
+                   "another model's); a model's scores must not replace them, since other "
+                   "models read them: give the model another name (VmafModelConfig.name)",
+                   who, index, name);
+        return -EINVAL;
+    }
+    int err = vmaf_feature_collector_set(fc, name, value, index);
+    if (err)
+        vmaf_error("model %s: could not store score %s at frame %u", who, name, index);
+    return err;
+}
+
 static int store(VmafFeatureCollector *fc, const char *base, const char *suffix, double v,
-                 unsigned index)
+                 unsigned index, const char *who)
 {
     char name[320];
     snprintf(name, sizeof(name), "%s%s", base, suffix);
-    int err = vmaf_feature_collector_set(fc, name, v, index);
-    if (err)
-        vmaf_error("could not store score %s at frame %u", name, index);
-    return err;
+    return vmaf_model_store_score(fc, name, v, index, who);
 }
 
 int vmaf_model_collection_predict(const VmafModelCollection *mc, VmafFeatureCollector *fc,
@@ -192,7 +228,7 @@ int vmaf_model_collection_predict(const VmafModelCollection *mc, VmafFeatureColl
     double head;
     int err = vmaf_model_predict(mc->head, fc, index, 0, &head);
     if (!err)
-        err = store(fc, mc->head->name, "", head, index);
+        err = store(fc, mc->head->name, "", head, index, mc->name);
 
     /* The statistics use each bag's score before transform and clip; the
      * bag's own score, as stored, has both. */
@@ -208,7 +244,7 @@ int vmaf_model_collection_predict(const VmafModelCollection *mc, VmafFeatureColl
         double out = raw;
         vmaf_model_transform(m, &out, 0);
         vmaf_model_clip(m, &out, 0);
-        err = store(fc, m->name, "", out, index);
+        err = store(fc, m->name, "", out, index, mc->name);
     }
     if (err) {
         free(s);
@@ -241,13 +277,13 @@ int vmaf_model_collection_predict(const VmafModelCollection *mc, VmafFeatureColl
     }
     stddev *= (plus - minus) / (2.0 * delta);
 
-    err = store(fc, mc->name, "_bagging", bagging, index);
+    err = store(fc, mc->name, "_bagging", bagging, index, mc->name);
     if (!err)
-        err = store(fc, mc->name, "_stddev", stddev, index);
+        err = store(fc, mc->name, "_stddev", stddev, index, mc->name);
     if (!err)
-        err = store(fc, mc->name, "_ci_p95_lo", lo, index);
+        err = store(fc, mc->name, "_ci_p95_lo", lo, index, mc->name);
     if (!err)
-        err = store(fc, mc->name, "_ci_p95_hi", hi, index);
+        err = store(fc, mc->name, "_ci_p95_hi", hi, index, mc->name);
     if (err)
         return err;
 
