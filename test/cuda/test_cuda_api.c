@@ -2,11 +2,16 @@
  * libvmaf_cuda.h as FFmpeg's libvmaf_cuda filter uses it, against a CPU
  * context on the same frames, bit for bit: imported state with host
  * pictures, the preallocated pool in device, host and pinned memory, the
- * twin named directly, and repeated init/close without leaking device
- * memory. Exit 77 without a GPU.
+ * twin named directly, a caller's CUcontext (primary or its own), failed
+ * CUDA calls before a frame, one state offered to two contexts, a caller
+ * that holds every pool picture, and repeated init/close without leaking
+ * device memory. Exit 77 without a GPU.
  */
+#include <dlfcn.h>
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <unistd.h>
 
 #include "cuda_test.h"
 
@@ -23,10 +28,9 @@ static const char *const feats[] = {"float_ssim", "float_ssim_l", "float_ssim_c"
 
 static void *given_ctx; /* a CUcontext for VmafCudaConfiguration, or NULL */
 
-static VmafContext *new_context(bool cuda, const char *feature)
+static VmafContext *new_context_cfg(VmafConfiguration cfg, bool cuda, const char *feature)
 {
     VmafContext *ctx = NULL;
-    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING};
     if (vmaf_init(&ctx, cfg)) {
         fprintf(stderr, "vmaf_init failed\n");
         exit(1);
@@ -51,6 +55,12 @@ static VmafContext *new_context(bool cuda, const char *feature)
     const int err = vmaf_use_feature(ctx, feature, d);
     CHECK(!err, "vmaf_use_feature(%s) (%d)", feature, err);
     return ctx;
+}
+
+static VmafContext *new_context(bool cuda, const char *feature)
+{
+    return new_context_cfg((VmafConfiguration){.log_level = VMAF_LOG_LEVEL_WARNING}, cuda,
+                           feature);
 }
 
 static void compare(VmafContext *ctx, const char *what)
@@ -94,9 +104,19 @@ static int fetch_pair(VmafContext *ctx, enum VmafCudaPicturePreallocationMethod 
         const enum cudaMemcpyKind kind = m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE
                                         ? cudaMemcpyHostToDevice
                                         : cudaMemcpyHostToHost;
-        for (int pl = 0; pl < 3; pl++)
-            cudaMemcpy2D(p[i].data[pl], (size_t)p[i].stride[pl], src[i]->data[pl],
-                         (size_t)src[i]->stride[pl], src[i]->w[pl], src[i]->h[pl], kind);
+        for (int pl = 0; pl < 3; pl++) {
+            const cudaError_t e =
+                cudaMemcpy2D(p[i].data[pl], (size_t)p[i].stride[pl], src[i]->data[pl],
+                             (size_t)src[i]->stride[pl], src[i]->w[pl], src[i]->h[pl], kind);
+            CHECK(e == cudaSuccess, "%s: filling plane %d of a pool picture: %s", what, pl,
+                  cudaGetErrorString(e));
+            if (e != cudaSuccess) {
+                vmaf_picture_unref(&p[i]);
+                if (i)
+                    vmaf_picture_unref(&p[0]);
+                return -EIO;
+            }
+        }
     }
     return 0;
 }
@@ -206,6 +226,196 @@ static void cpu_on_device_pictures(void)
     vmaf_close(ctx);
 }
 
+/* Failed CUDA calls before a frame, the library's (a pool too large for the
+ * GPU, which a caller answers by going on with host pictures) and the
+ * caller's own (left unread): neither may fail the frames that follow. */
+static void after_failed_calls(void)
+{
+    const char *what = "after failed CUDA calls";
+    VmafContext *ctx = new_context(true, "float_ssim");
+    /* 25.8 GB a picture, 8 of them: more than a GPU holds (one that holds
+     * it is let through). */
+    VmafCudaPictureConfiguration pc = {
+        .pic_params = {.w = 65536, .h = 65536, .bpc = 16, .pix_fmt = VMAF_PIX_FMT_YUV444P},
+        .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
+    };
+    const int err = vmaf_cuda_preallocate_pictures(ctx, pc);
+    CHECK(err == -ENOMEM || err == 0, "%s: a huge pool gave %d, want -ENOMEM", what, err);
+    /* The library consumed its failure: it is not the thread's last error. */
+    const cudaError_t left = cudaGetLastError();
+    CHECK(left == cudaSuccess, "%s: the failed pool left %s as the last error", what,
+          cudaGetErrorName(left));
+    void *huge = NULL;
+    const cudaError_t e = cudaMalloc(&huge, (size_t)1 << 50);
+    CHECK(e != cudaSuccess, "%s: a 1 PiB cudaMalloc succeeded", what);
+    if (e == cudaSuccess)
+        cudaFree(huge);
+    read_all(ctx, what); /* 1080p: automatic scale 4, so the decimation too */
+    compare(ctx, what);
+    vmaf_close(ctx);
+    (void)cudaGetLastError();
+}
+
+/* One state imported into a second context is refused, and stays with the
+ * first, which scores with it after the second is closed (both owning it
+ * would free it twice). */
+static void state_in_two_contexts(void)
+{
+    const char *what = "one state, two contexts";
+    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING};
+    VmafContext *a = NULL, *b = NULL;
+    CHECK(!vmaf_init(&a, cfg) && !vmaf_init(&b, cfg), "%s: vmaf_init", what);
+    VmafCudaState *cu = NULL;
+    int err = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){0});
+    CHECK(!err, "%s: vmaf_cuda_state_init (%d)", what, err);
+    if (err || !a || !b) {
+        vmaf_close(a);
+        vmaf_close(b);
+        return;
+    }
+    CHECK(!vmaf_cuda_import_state(a, cu), "%s: first import", what);
+    CHECK(vmaf_cuda_import_state(b, cu) == -EINVAL,
+          "%s: the state was imported into a second context", what);
+    CHECK(vmaf_cuda_import_state(NULL, cu) == -EINVAL, "%s: import into NULL accepted", what);
+    vmaf_close(b);
+    VmafFeatureDictionary *d = NULL;
+    vmaf_feature_dictionary_set(&d, "enable_lcs", "true");
+    CHECK(!vmaf_use_feature(a, "float_ssim_cuda", d), "%s: vmaf_use_feature", what);
+    read_all(a, what);
+    compare(a, what);
+    vmaf_close(a);
+}
+
+/* Fetching must not wait for pictures only the caller can give back. */
+static void hung(int sig)
+{
+    (void)sig;
+    static const char m[] = "FAIL: vmaf_cuda_fetch_preallocated_picture did not return with "
+                            "every pool picture held by the caller\n";
+    (void)!write(2, m, sizeof(m) - 1);
+    _exit(1);
+}
+
+#define POOL_PICTURES 8 /* libvmaf_cuda.h */
+
+/* The caller takes every pool picture and one more: -EBUSY at once, and a
+ * picture given back can be fetched again. frames: pairs read through the
+ * pool first (and scored at the end); with CPU worker threads, the frames
+ * they still hold are scored to free their pictures first. */
+static void caller_holds_pool(enum VmafCudaPicturePreallocationMethod m, unsigned threads,
+                              unsigned frames, const char *what)
+{
+    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = threads,
+                             .gpumask = threads ? 1 : 0};
+    VmafContext *ctx = new_context_cfg(cfg, true, "float_ssim");
+    VmafCudaPictureConfiguration pc = {
+        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+        .pic_prealloc_method = m,
+    };
+    int err = vmaf_cuda_preallocate_pictures(ctx, pc);
+    CHECK(!err, "%s: pool (%d)", what, err);
+    for (unsigned f = 0; !err && f < frames; f++) {
+        VmafPicture cur[2];
+        err = fetch_pair(ctx, m, f, cur, what);
+        if (!err)
+            err = vmaf_read_pictures(ctx, &cur[0], &cur[1], f);
+        CHECK(!err, "%s: frame %u (%d)", what, f, err);
+    }
+    VmafPicture held[POOL_PICTURES + 1];
+    unsigned n = 0;
+    signal(SIGALRM, hung);
+    alarm(60);
+    while (!err && n < POOL_PICTURES) {
+        err = vmaf_cuda_fetch_preallocated_picture(ctx, &held[n]);
+        CHECK(!err, "%s: fetch %u of %d (%d)", what, n + 1, POOL_PICTURES, err);
+        n += !err;
+    }
+    if (!err) {
+        err = vmaf_cuda_fetch_preallocated_picture(ctx, &held[n]);
+        CHECK(err == -EBUSY, "%s: fetch with every picture held by the caller gave %d, want "
+              "-EBUSY", what, err);
+        if (!err)
+            n++;
+        vmaf_picture_unref(&held[--n]);
+        err = vmaf_cuda_fetch_preallocated_picture(ctx, &held[n]);
+        CHECK(!err, "%s: fetch after giving one back (%d)", what, err);
+        n += !err;
+    }
+    alarm(0);
+    while (n)
+        vmaf_picture_unref(&held[--n]);
+    if (frames) {
+        CHECK(!vmaf_read_pictures(ctx, NULL, NULL, 0), "%s: flush", what);
+        for (unsigned f = 0; f < frames; f++)
+            for (int q = 0; q < 4; q++) {
+                double v = NAN;
+                const int e = vmaf_feature_score_at_index(ctx, feats[q], &v, f);
+                CHECK(!e && !memcmp(&v, &cpu_score[f][q], sizeof(v)),
+                      "%s: frame %u %s: %.17g, CPU %.17g (%d)", what, f, feats[q], v,
+                      cpu_score[f][q], e);
+            }
+    }
+    vmaf_close(ctx);
+}
+
+/* A context the caller created itself, not the primary one (FFmpeg's
+ * default: cuCtxCreate, then popped). The driver's functions are taken by
+ * their versioned names from the driver library cudart already loaded:
+ * cudart's entry-point lookup gives, for cuCtxCreate, whatever signature
+ * the installed toolkit maps that name to (CUDA 13 maps it to one with a
+ * parameter block), while these names have one signature each. The
+ * library must work in that context and leave the calling thread's current
+ * context as it found it. */
+static void own_context(void)
+{
+    const char *what = "caller-created CUcontext";
+    typedef int (*DeviceGet)(int *dev, int ordinal);
+    typedef int (*CtxCreate)(void **ctx, unsigned flags, int dev);
+    typedef int (*CtxPop)(void **ctx);
+    typedef int (*CtxGetCurrent)(void **ctx);
+    typedef int (*CtxDestroy)(void *ctx);
+    static const char *const names[] = {"cuDeviceGet", "cuCtxCreate_v2", "cuCtxPopCurrent_v2",
+                                        "cuCtxGetCurrent", "cuCtxDestroy_v2"};
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    CHECK(lib, "%s: dlopen libcuda.so.1: %s", what, dlerror());
+    if (!lib)
+        return;
+    void *fn[5] = {NULL};
+    for (int i = 0; i < 5; i++) {
+        fn[i] = dlsym(lib, names[i]);
+        CHECK(fn[i], "%s: driver function %s", what, names[i]);
+        if (!fn[i]) {
+            dlclose(lib);
+            return;
+        }
+    }
+    int dev = -1;
+    void *own = NULL, *popped = NULL, *before = NULL, *after = NULL;
+    int r = ((DeviceGet)fn[0])(&dev, 0);
+    if (!r)
+        r = ((CtxCreate)fn[1])(&own, 0, dev);
+    CHECK(!r && own, "%s: cuCtxCreate (driver error %d)", what, r);
+    if (r || !own) {
+        dlclose(lib);
+        return;
+    }
+    r = ((CtxPop)fn[2])(&popped);
+    CHECK(!r && popped == own, "%s: cuCtxPopCurrent (driver error %d)", what, r);
+    ((CtxGetCurrent)fn[3])(&before);
+    given_ctx = own;
+    VmafContext *ctx = new_context(true, "float_ssim");
+    read_all(ctx, what);
+    compare(ctx, what);
+    vmaf_close(ctx);
+    given_ctx = NULL;
+    ((CtxGetCurrent)fn[3])(&after);
+    CHECK(after == before, "%s: the thread's current context changed (%p, was %p)", what,
+          after, before);
+    r = ((CtxDestroy)fn[4])(own);
+    CHECK(!r, "%s: cuCtxDestroy (driver error %d)", what, r);
+    dlclose(lib);
+}
+
 int main(void)
 {
     VmafCudaState *probe = cuda_test_state_or_skip("test_cuda_api");
@@ -281,6 +491,15 @@ int main(void)
     mixed_memory();
     cpu_on_device_pictures();
     pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST, "host pool", false);
+    own_context();
+    after_failed_calls();
+    state_in_two_contexts();
+    caller_holds_pool(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, 0, 0,
+                      "every device pool picture held, before any frame");
+    caller_holds_pool(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, 0, 3,
+                      "every device pool picture held, after frames");
+    caller_holds_pool(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED, 2, FRAMES,
+                      "every pinned pool picture held, CPU workers");
 
     /* Repeated setup and teardown must give all device memory back. */
     size_t free0 = 0, free1 = 0, total = 0;

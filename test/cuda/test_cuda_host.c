@@ -4,7 +4,8 @@
  * exactly the geometries the device cannot compute exactly, with a reason;
  * the Gaussian taps symmetric, as the kernels assume; the launch shapes the
  * plan picks.
- * Without a GPU, vmaf_cuda_state_init must fail cleanly with -ENODEV.
+ * Without a GPU, vmaf_cuda_state_init must fail cleanly with -ENODEV; NULL
+ * arguments are -EINVAL everywhere.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -122,6 +123,15 @@ int main(void)
     CHECK(err ? cu == NULL : cu != NULL, "state pointer inconsistent with the result");
     printf("cuda state: %s\n", err ? "no usable GPU (-ENODEV), as expected here" : "GPU found");
     vmaf_cuda_state_free(cu);
+
+    /* NULL arguments are -EINVAL, GPU or not. */
+    CHECK(vmaf_cuda_state_init(NULL, (VmafCudaConfiguration){0}) == -EINVAL,
+          "vmaf_cuda_state_init(NULL) not -EINVAL");
+    CHECK(vmaf_cuda_import_state(NULL, NULL) == -EINVAL, "import of NULL not -EINVAL");
+    CHECK(vmaf_cuda_fetch_preallocated_picture(NULL, NULL) == -EINVAL,
+          "fetch with NULL not -EINVAL");
+    CHECK(vmaf_cuda_preallocate_pictures(NULL, (VmafCudaPictureConfiguration){0}) == -EINVAL,
+          "preallocation with NULL not -EINVAL");
 
     printf("test_cuda_host: %s\n", failures ? "FAILED" : "ok");
     return failures ? 1 : 0;

@@ -5,7 +5,8 @@
  *
  * Available in every build: when the library was built without CUDA, or no
  * usable GPU is present, vmaf_cuda_state_init() fails with -ENODEV and the
- * rest of the library works on the CPU.
+ * rest of the library works on the CPU. NULL arguments are -EINVAL in every
+ * build; in a build without CUDA every other call returns -ENODEV.
  */
 #ifndef LIBVMAF_LIBVMAF_CUDA_H
 #define LIBVMAF_LIBVMAF_CUDA_H
@@ -34,8 +35,12 @@ typedef struct VmafCudaConfiguration {
  *                 to vmaf_cuda_import_state(), which takes ownership (the
  *                 context frees it in vmaf_close()).
  * @param cfg      Optional CUcontext.
- * @return 0 on success, -ENODEV if the library has no CUDA support or no
- *         usable GPU is present, -ENOMEM or -EIO on a CUDA failure.
+ * @return 0 on success, -EINVAL if `cu_state` is NULL or cfg.cu_ctx cannot
+ *         be made current, -ENODEV if the library has no CUDA support, no
+ *         usable GPU is present, or the GPU's architecture is one this
+ *         build has no kernels for (the log names the device and its
+ *         compute capability; rebuild with -Dcuda-arch including it),
+ *         -ENOMEM or -EIO on another CUDA failure.
  */
 VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg);
 
@@ -44,10 +49,13 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfigura
  * afterwards, directly or through a model, run on their CUDA twins where one
  * exists and the picture geometry allows it (otherwise on the CPU, with one
  * warning). Takes ownership of `cu_state`, on success and on failure (the
- * context frees it in vmaf_close(); one state serves one context).
+ * context frees it in vmaf_close()), except when the state is already
+ * owned: by this context, or by another one, which keeps it (one state
+ * serves one context; create a state per context).
  *
  * @return 0 on success, -EINVAL on a NULL argument, if the context has CUDA
- *         state already, or after the first vmaf_read_pictures().
+ *         state already, if `cu_state` was imported before (into this or
+ *         another context), or after the first vmaf_read_pictures().
  */
 VMAF_EXPORT int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *cu_state);
 
@@ -73,17 +81,28 @@ typedef struct VmafCudaPictureConfiguration {
  * Allocate a pool of pictures once, to be reused for every frame.
  * Needs imported CUDA state.
  *
- * @return 0 on success, -EINVAL on bad parameters or missing CUDA state,
- *         -ENOMEM when out of (device or pinned) memory.
+ * @return 0 on success, -EINVAL on bad parameters, missing CUDA state or a
+ *         pool allocated already, -ENOMEM when out of device, pinned or host
+ *         memory, -ENODEV or -EIO when the GPU fails otherwise (nothing is
+ *         kept on failure: host pictures still work).
  */
 VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf,
                                                VmafCudaPictureConfiguration cfg);
 
 /**
- * Take a free picture from the pool (waits until the library has finished
- * with one). Hand it to vmaf_read_pictures(), which returns it to the pool.
+ * Take a free picture from the pool, which holds 8. Hand it to
+ * vmaf_read_pictures(), which returns it to the pool once scored, or give
+ * it back unused with vmaf_picture_unref().
  *
- * @return 0 on success, -EINVAL if no pool was allocated.
+ * When every picture is in use, the call collects the frames on the GPU,
+ * and while CPU worker threads still hold pictures handed to
+ * vmaf_read_pictures() it waits for the first to come back. It never waits
+ * for pictures the caller holds: fetched and not yet handed in.
+ *
+ * @return 0 on success, -EINVAL on a NULL argument or if no pool was
+ *         allocated, -EBUSY (at once, logged) when the caller holds every
+ *         picture of the pool, or the error of a frame the library
+ *         finished to free one.
  */
 VMAF_EXPORT int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic);
 

@@ -15,6 +15,12 @@ void vmaf_cuda_state_free(struct VmafCudaState *s);
  * when their last reference goes). NULL is a no-op. */
 void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p);
 
+/* Notes that vmaf_read_pictures() took a picture of the context's
+ * preallocated pool: from then on the library, not the caller, holds it
+ * until its frame is scored. Any other picture is ignored. */
+struct VmafContext;
+void vmaf_cuda_pool_handed_in(struct VmafContext *vmaf, const VmafPicture *pic);
+
 /* Copies the luma plane of a device picture into a host picture of the
  * same format (chroma left unset), for CPU extractors that run beside the
  * GPU. The memory is pinned and comes back to the state for the next frame

@@ -1,5 +1,7 @@
 /* The CUDA API of a build without CUDA: every entry point reports that no
- * device is available, so callers fall back to the CPU. */
+ * device is available, so callers fall back to the CPU. NULL arguments are
+ * -EINVAL first, as in a CUDA build (libvmaf_cuda.h), so that a caller's
+ * bug reads the same in either build. */
 #include <errno.h>
 
 #include "libvmaf/libvmaf_cuda.h"
@@ -10,30 +12,33 @@
 int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
 {
     (void)cfg;
-    if (cu_state)
-        *cu_state = NULL;
+    if (!cu_state)
+        return -EINVAL;
+    *cu_state = NULL;
     vmaf_info("this build of libvmaf has no CUDA support (rebuild with -Dcuda=enabled)");
     return -ENODEV;
 }
 
 int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *cu_state)
 {
-    (void)vmaf;
-    (void)cu_state;
+    /* No state can exist in this build: any non-NULL one is not ours. */
+    if (!vmaf || !cu_state)
+        return -EINVAL;
     return -ENODEV;
 }
 
 int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfiguration cfg)
 {
-    (void)vmaf;
     (void)cfg;
+    if (!vmaf)
+        return -EINVAL;
     return -ENODEV;
 }
 
 int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
 {
-    (void)vmaf;
-    (void)pic;
+    if (!vmaf || !pic)
+        return -EINVAL;
     return -ENODEV;
 }
 
@@ -45,6 +50,12 @@ void vmaf_cuda_state_free(struct VmafCudaState *s)
 void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p)
 {
     (void)p;
+}
+
+void vmaf_cuda_pool_handed_in(struct VmafContext *vmaf, const VmafPicture *pic)
+{
+    (void)vmaf;
+    (void)pic;
 }
 
 int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host)

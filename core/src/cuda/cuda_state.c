@@ -19,9 +19,11 @@
 
 #include "context.h"
 #include "cuda/cuda_internal.h"
+#include "cuda/cuda_kernels.h"
 #include "cuda/cuda_state.h"
 #include "log.h"
 #include "picture_internal.h"
+#include "thread_pool.h"
 #include "util/team.h"
 
 /* Driver API version whose signatures the typedefs in cuda_state.h follow. */
@@ -29,8 +31,14 @@
 
 int vmaf_cuda_errno(cudaError_t e)
 {
+    if (e == cudaSuccess)
+        return 0;
+    /* The failed call left e as the thread's last error. Unread, it would
+     * fail the next launch checked with cudaGetLastError(): a pool that
+     * did not fit, for instance, would fail the first frame. A sticky
+     * error is not lost: every later call returns it. */
+    (void)cudaGetLastError();
     switch (e) {
-    case cudaSuccess: return 0;
     case cudaErrorMemoryAllocation: return -ENOMEM;
     case cudaErrorNoDevice:
     case cudaErrorInsufficientDriver:
@@ -68,6 +76,7 @@ static int entry_point(const char *sym, void **fn)
     const cudaError_t e =
         cudaGetDriverEntryPointByVersion(sym, fn, DRIVER_API_VERSION, cudaEnableDefault, &q);
     if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !*fn) {
+        (void)vmaf_cuda_errno(e);
         vmaf_error("cuda: the CUDA driver lacks %s (%s); update the NVIDIA driver", sym,
                    e != cudaSuccess ? cudaGetErrorString(e) : "symbol not found");
         return -ENODEV;
@@ -95,6 +104,35 @@ static int wanted_device(int count, int *dev)
     return 0;
 }
 
+/* A device the build has no kernels for passes every check above and
+ * fails only when the first extractor loads its kernels, after the caller
+ * (the CLI's --backend auto, FFmpeg) has committed to the GPU: refuse it
+ * here, as a device that is not usable, so that the caller stays on the
+ * CPU. */
+static int check_kernels(struct VmafCudaState *s, int major, int minor)
+{
+    int err = vmaf_cuda_enter(s);
+    if (err)
+        return err;
+    const cudaError_t e = vmaf_cuda_kernels_loadable();
+    vmaf_cuda_leave(s);
+    if (e == cudaSuccess)
+        return 0;
+    (void)vmaf_cuda_errno(e);
+    if (e == cudaErrorUnsupportedPtxVersion)
+        vmaf_warning("cuda: %s, compute capability %d.%d, cannot use this build's kernels: "
+                     "the NVIDIA driver is older than the CUDA toolkit that compiled them "
+                     "(%s); update the driver, or rebuild libvmaf with -Dcuda-arch "
+                     "including %d%d; using the CPU",
+                     s->name, major, minor, cudaGetErrorString(e), major, minor);
+    else
+        vmaf_warning("cuda: %s, compute capability %d.%d, cannot run this build's kernels "
+                     "(%s); rebuild libvmaf with -Dcuda-arch including %d%d to use it; "
+                     "using the CPU",
+                     s->name, major, minor, cudaGetErrorString(e), major, minor);
+    return -ENODEV;
+}
+
 int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
 {
     if (!cu_state)
@@ -104,6 +142,7 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count <= 0) {
+        (void)vmaf_cuda_errno(e);
         /* A warning, not an error: probing for a GPU and finding none is
          * normal (the CLI's --backend auto, FFmpeg builds on CPU hosts). */
         vmaf_warning("cuda: no usable CUDA device (%s)",
@@ -117,6 +156,7 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
         return -ENOMEM;
     }
     atomic_init(&s->refs, 1);
+    atomic_init(&s->imported, false);
     pthread_mutex_init(&s->copies_lock, NULL);
     snprintf(s->name, sizeof(s->name), "the GPU");
 
@@ -186,6 +226,9 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
     snprintf(s->name, sizeof(s->name), "device %d (%s)", s->device, prop.name);
     s->sm_count = prop.multiProcessorCount;
     s->cc_major = prop.major;
+    err = check_kernels(s, prop.major, prop.minor);
+    if (err)
+        goto fail;
     vmaf_info("cuda: using %s, compute capability %d.%d", s->name, prop.major, prop.minor);
     *cu_state = s;
     return 0;
@@ -221,7 +264,7 @@ struct VmafTeam *vmaf_cuda_copy_team(struct VmafCudaState *s)
     return s->copy_team;
 }
 
-static void free_copies(struct VmafCudaHostCopy *c);
+static void free_copies(struct VmafCudaHostCopy *c, bool pinned);
 
 void vmaf_cuda_state_free(struct VmafCudaState *s)
 {
@@ -229,9 +272,15 @@ void vmaf_cuda_state_free(struct VmafCudaState *s)
         return;
     vmaf_team_destroy(s->copy_team);
     /* Copies still referenced hold the state: these are all there are. */
-    if (s->free_copies && !vmaf_cuda_enter(s)) {
-        free_copies(s->free_copies);
-        vmaf_cuda_leave(s);
+    if (s->free_copies) {
+        if (!vmaf_cuda_enter(s)) {
+            free_copies(s->free_copies, true);
+            vmaf_cuda_leave(s);
+        } else {
+            /* The caller destroyed its context, which freed the pinned
+             * memory allocated in it: only the bookkeeping is left. */
+            free_copies(s->free_copies, false);
+        }
     }
     pthread_mutex_destroy(&s->copies_lock);
     if (s->own_primary)
@@ -249,6 +298,13 @@ int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *cu_state)
      * release it), except when it is this context's own already. */
     if (vmaf && vmaf->cuda == cu_state) {
         vmaf_error("cuda: this state is imported into the context already; import it once");
+        return -EINVAL;
+    }
+    /* Nor when another context owns it: both would free it. It stays
+     * with, and usable by, that first context. */
+    if (atomic_exchange(&cu_state->imported, true)) {
+        vmaf_error("cuda: this CUDA state belongs to another context already; create one "
+                   "state per context with vmaf_cuda_state_init()");
         return -EINVAL;
     }
     int err = 0;
@@ -300,12 +356,14 @@ static void host_copy_release(void *cookie, VmafPicture *pic)
     vmaf_cuda_state_free(s); /* the reference the copy held */
 }
 
-/* Frees a list of copies; the state's context is current. */
-static void free_copies(HostCopy *c)
+/* Frees a list of copies, with their pinned memory when `pinned` (the
+ * state's context is then current). */
+static void free_copies(HostCopy *c, bool pinned)
 {
     while (c) {
         HostCopy *next = c->next;
-        cudaFreeHost(c->mem);
+        if (pinned)
+            (void)vmaf_cuda_errno(cudaFreeHost(c->mem));
         free(c);
         c = next;
     }
@@ -328,7 +386,7 @@ static int take_copy(struct VmafCudaState *s, size_t bytes, HostCopy **out)
         }
     }
     pthread_mutex_unlock(&s->copies_lock);
-    free_copies(stale);
+    free_copies(stale, true);
     if (!c) {
         c = calloc(1, sizeof(*c));
         if (!c) {
@@ -413,6 +471,10 @@ typedef struct PoolEntry {
     struct VmafCudaPicturePool *pool;
     void *mem;
     bool busy;
+    /* Handed to vmaf_read_pictures(): the library holds it and gives it
+     * back when its frame is scored; a busy entry without this flag is the
+     * caller's. */
+    bool in_lib;
 } PoolEntry;
 
 struct VmafCudaPicturePool {
@@ -426,11 +488,14 @@ struct VmafCudaPicturePool {
     unsigned n, outstanding;
     bool closing;
     pthread_mutex_t lock;
-    pthread_cond_t freed;
+    pthread_cond_t freed; /* an entry the library held came back */
 };
 
 static void pool_destroy(struct VmafCudaPicturePool *p)
 {
+    /* Device and pinned memory are freed in the state's context. When it
+     * cannot be made current, its owner destroyed it, and that freed every
+     * allocation made in it: nothing is left to free but host memory. */
     const bool cuda_mem = p->method != VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST;
     const bool entered = cuda_mem && !vmaf_cuda_enter(p->cu);
     for (unsigned i = 0; i < p->n; i++) {
@@ -438,9 +503,9 @@ static void pool_destroy(struct VmafCudaPicturePool *p)
         if (!m)
             continue;
         if (p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE && entered)
-            cudaFree(m);
+            (void)vmaf_cuda_errno(cudaFree(m));
         else if (p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED && entered)
-            cudaFreeHost(m);
+            (void)vmaf_cuda_errno(cudaFreeHost(m));
         else if (p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST)
             free(m);
     }
@@ -471,12 +536,27 @@ static void pool_release(void *cookie, VmafPicture *pic)
     struct VmafCudaPicturePool *p = e->pool;
     pthread_mutex_lock(&p->lock);
     e->busy = false;
+    e->in_lib = false;
     p->outstanding--;
     const bool last = p->closing && p->outstanding == 0;
     pthread_cond_signal(&p->freed);
     pthread_mutex_unlock(&p->lock);
     if (last)
         pool_destroy(p);
+}
+
+void vmaf_cuda_pool_handed_in(VmafContext *vmaf, const VmafPicture *pic)
+{
+    struct VmafCudaPicturePool *p = vmaf->cuda_pool;
+    const VmafPicturePriv *priv = pic ? (const VmafPicturePriv *)pic->priv : NULL;
+    if (!p || !pic->ref || !priv || priv->release != pool_release)
+        return;
+    PoolEntry *e = priv->cookie;
+    if (e->pool != p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    e->in_lib = true;
+    pthread_mutex_unlock(&p->lock);
 }
 
 int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfiguration cfg)
@@ -544,13 +624,16 @@ int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfigurati
             e->mem = aligned_alloc(256, total);
         if (ce != cudaSuccess || !e->mem) {
             e->mem = NULL;
-            vmaf_error("cuda: out of %s memory preallocating picture %u of %d (%zu bytes)%s%s",
+            vmaf_error("cuda: cannot allocate %s memory for preallocated picture %u of %d "
+                       "(%zu bytes): %s; preallocate smaller pictures or use host pictures",
                        m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE ? "device"
                        : m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED ? "pinned"
                                                                                  : "host",
-                       i + 1, VMAF_CUDA_POOL_PICTURES, total, ce ? ": " : "",
-                       ce ? cudaGetErrorString(ce) : "");
-            err = -ENOMEM;
+                       i + 1, VMAF_CUDA_POOL_PICTURES, total,
+                       ce ? cudaGetErrorString(ce) : "out of memory");
+            /* -ENOMEM when out of memory, -ENODEV or -EIO when the device
+             * failed otherwise (and the error is consumed). */
+            err = ce ? vmaf_cuda_errno(ce) : -ENOMEM;
         }
         p->n = i + 1;
     }
@@ -596,9 +679,23 @@ int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
             }
             continue;
         }
-        /* The rest are held by CPU workers or by the caller; workers give
-         * theirs back when their frame is scored. */
-        pthread_cond_wait(&p->freed, &p->lock);
+        /* The rest are held by CPU workers, which give theirs back when
+         * their frame is scored, or by the caller, who gives none back
+         * while it waits here: wait only while the library holds one. */
+        bool library_holds = false;
+        for (unsigned i = 0; i < p->n; i++)
+            library_holds |= p->entry[i].busy && p->entry[i].in_lib;
+        if (library_holds) {
+            pthread_cond_wait(&p->freed, &p->lock);
+            continue;
+        }
+        const unsigned held = p->outstanding;
+        pthread_mutex_unlock(&p->lock);
+        vmaf_error("cuda: all %u preallocated pictures are held by the caller (fetched and "
+                   "not yet given to vmaf_read_pictures()); hand one in or unreference it "
+                   "before fetching another",
+                   held);
+        return -EBUSY;
     }
     e->busy = true;
     p->outstanding++;
@@ -614,8 +711,7 @@ int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
         pthread_mutex_lock(&p->lock);
         e->busy = false;
         p->outstanding--;
-        pthread_cond_signal(&p->freed);
-        pthread_mutex_unlock(&p->lock);
+            pthread_mutex_unlock(&p->lock);
         vmaf_error("cuda: out of memory wrapping a preallocated picture");
         return err;
     }

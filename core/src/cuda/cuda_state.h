@@ -32,6 +32,7 @@ typedef int (*VmafCuDeviceGet)(int *dev, int ordinal);
 
 struct VmafCudaState {
     atomic_int refs;   /* the owner, plus one per live picture pool and host copy in use */
+    atomic_bool imported; /* owned by a context (vmaf_cuda_import_state) */
     void *ctx;         /* CUcontext pushed around every use */
     int device;        /* runtime ordinal (after CUDA_VISIBLE_DEVICES) */
     int cu_device;     /* driver CUdevice of ctx */
@@ -59,7 +60,11 @@ int vmaf_cuda_enter(struct VmafCudaState *s);
 void vmaf_cuda_leave(struct VmafCudaState *s);
 
 /* Maps a CUDA error to a negative errno: -ENOMEM for allocations,
- * -ENODEV for a missing or unusable device/driver, -EIO otherwise. */
+ * -ENODEV for a missing or unusable device/driver, -EIO otherwise (0 for
+ * cudaSuccess). For an error it also clears the calling thread's last
+ * error (cudaGetLastError), which the failed call set: every caller is
+ * handling that failure, and a launch checked with cudaGetLastError()
+ * later on the thread must not report it again. */
 int vmaf_cuda_errno(cudaError_t e);
 
 /* The thread team that copies host pictures into pinned staging

@@ -110,7 +110,8 @@ static atomic_int force_shape = -1;
 static const char *const provided_features[] = SSIM_PROVIDED_FEATURES;
 
 /* Logs one failure naming the extractor, the frame and the call; records
- * it as the sticky error. */
+ * it as the sticky error. vmaf_cuda_errno() also consumes the thread's
+ * last error, which a later launch check would otherwise report. */
 static int fail(FloatSsimCudaState *st, cudaError_t e, const char *what, long frame)
 {
     const int err = vmaf_cuda_errno(e);
@@ -197,6 +198,9 @@ static void teardown(FloatSsimCudaState *st)
     if (st->comp)
         cudaStreamDestroy(st->comp);
     st->up = st->comp = NULL;
+    /* After a device failure these calls fail too and leave their error
+     * behind: nothing more is done with it here. */
+    (void)cudaGetLastError();
 }
 
 static int init(VmafFex *fex)
@@ -543,6 +547,7 @@ out:
          * they go back to their owner, who may refill them. */
         cudaStreamSynchronize(st->up);
         cudaStreamSynchronize(st->comp);
+        (void)cudaGetLastError(); /* the failure is logged and recorded */
         release_holds(sl);
         if (!st->err)
             st->err = err;
@@ -570,8 +575,12 @@ static int collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
         if (sl->state == SLOT_SUBMITTED) {
             if (!wait) {
                 const cudaError_t q = cudaEventQuery(sl->done);
-                if (q == cudaErrorNotReady)
+                if (q == cudaErrorNotReady) {
+                    /* A status, not a failure: leave no trace of it for the
+                     * next launch's check. */
+                    (void)cudaGetLastError();
                     break;
+                }
                 if (q != cudaSuccess) {
                     err = fail(st, q, "the kernels", sl->index);
                     break;

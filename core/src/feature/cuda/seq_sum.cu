@@ -24,6 +24,18 @@
 
 namespace {
 
+/* The status of a <<<>>> launch: cudaGetLastError() right after it, with
+ * any older error left unread on the thread cleared first so that it
+ * cannot be taken for this launch's (a sticky error still fails the
+ * launch itself). */
+template <typename Launch>
+cudaError_t launched(Launch launch)
+{
+    (void)cudaGetLastError();
+    launch();
+    return cudaGetLastError();
+}
+
 constexpr int L = VMAF_CUDA_SEQ_SUM_CHUNK;
 constexpr int PER_LANE = L / 32;
 constexpr unsigned FULL = 0xffffffffu;
@@ -440,15 +452,22 @@ extern "C" cudaError_t vmaf_cuda_seq_sum(const double *terms, unsigned long long
     SeqSumChunk *ch = static_cast<SeqSumChunk *>(work);
     SeqSumChunk *grp = ch + nch;
     double *sums = reinterpret_cast<double *>(grp + ngroups);
+    cudaError_t e = cudaSuccess;
     if (nch) {
         constexpr unsigned WARPS = 8;
         const unsigned blocks = (unsigned)((nch + WARPS - 1) / WARPS);
-        k_seq_chunk_sums<<<blocks, 32 * WARPS, 0, st>>>(terms, n, nch, sums);
-        k_seq_guess<<<1, 1024, 0, st>>>(sums, nch, ch);
-        k_seq_prepare<<<blocks, 32 * WARPS, 0, st>>>(terms, n, nch, ch);
-        k_seq_merge<<<(unsigned)((ngroups + WARPS - 1) / WARPS), 32 * WARPS, 0, st>>>(
-            ch, nch, ngroups, grp);
+        e = launched([&] { k_seq_chunk_sums<<<blocks, 32 * WARPS, 0, st>>>(terms, n, nch, sums); });
+        if (e == cudaSuccess)
+            e = launched([&] { k_seq_guess<<<1, 1024, 0, st>>>(sums, nch, ch); });
+        if (e == cudaSuccess)
+            e = launched([&] { k_seq_prepare<<<blocks, 32 * WARPS, 0, st>>>(terms, n, nch, ch); });
+        if (e == cudaSuccess)
+            e = launched([&] {
+                k_seq_merge<<<(unsigned)((ngroups + WARPS - 1) / WARPS), 32 * WARPS, 0, st>>>(
+                    ch, nch, ngroups, grp);
+            });
     }
-    k_seq_walk<<<1, 32, 0, st>>>(terms, n, nch, ch, ngroups, grp, out);
-    return cudaGetLastError();
+    if (e == cudaSuccess)
+        e = launched([&] { k_seq_walk<<<1, 32, 0, st>>>(terms, n, nch, ch, ngroups, grp, out); });
+    return e;
 }

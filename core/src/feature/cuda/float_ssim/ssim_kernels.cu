@@ -48,6 +48,7 @@
 
 #include <type_traits>
 
+#include "cuda/cuda_kernels.h"
 #include "feature/cuda/float_ssim_cuda_kernels.h"
 
 namespace {
@@ -1603,6 +1604,19 @@ __global__ void k_sqrt_check(unsigned long long *__restrict__ bad, float *__rest
     }
 }
 
+/* The status of a <<<>>> launch: cudaGetLastError() right after it. That
+ * also returns an older error left unread on the thread (a failed
+ * allocation of the caller's, say), which would fail a frame that had
+ * nothing wrong with it: clear it first. A sticky error is not lost by
+ * this; it fails the launch itself. */
+template <typename Launch>
+cudaError_t launched(Launch launch)
+{
+    (void)cudaGetLastError();
+    launch();
+    return cudaGetLastError();
+}
+
 /* Runs a check kernel (launch(bad, first)) on zeroed device counters and
  * copies its mismatch count and first example back. */
 template <typename Launch>
@@ -1618,10 +1632,8 @@ cudaError_t count_mismatches(Launch launch, unsigned long long *mismatches, void
         e = cudaMemset(d_bad, 0, sizeof(*d_bad));
     if (e == cudaSuccess)
         e = cudaMemset(d_first, 0, first_bytes);
-    if (e == cudaSuccess) {
-        launch(d_bad, d_first);
-        e = cudaGetLastError();
-    }
+    if (e == cudaSuccess)
+        e = launched([&] { launch(d_bad, d_first); });
     if (e == cudaSuccess)
         e = cudaMemcpy(mismatches, d_bad, sizeof(*d_bad), cudaMemcpyDeviceToHost);
     if (e == cudaSuccess)
@@ -1899,6 +1911,14 @@ cudaError_t vmaf_ssim_cuda_prepare(void)
     return e;
 }
 
+cudaError_t vmaf_cuda_kernels_loadable(void)
+{
+    /* Loads the kernel's module for the current device, where lazy
+     * loading would otherwise wait for its first launch. */
+    cudaFuncAttributes a;
+    return cudaFuncGetAttributes(&a, k_tile<uint8_t, 1, 0, false>);
+}
+
 /* Never called: takes the addresses of the probe instances so that they
  * are compiled (test/cuda/check_sass.sh reads them). */
 void *vmaf_ssim_cuda_probe_kernels(void)
@@ -1913,11 +1933,15 @@ cudaError_t vmaf_ssim_cuda_decimate(const SsimCudaPlan *p, const void *ref, size
                                     float *ddist, size_t dpitch, cudaStream_t st)
 {
     const size_t op = dpitch / sizeof(float);
-    if (p->bpc == 8)
-        launch_decimate_any<uint8_t>(p, ref, ref_pitch, dist, dist_pitch, dref, ddist, op, st);
-    else
-        launch_decimate_any<uint16_t>(p, ref, ref_pitch, dist, dist_pitch, dref, ddist, op, st);
-    return cudaGetLastError();
+    /* launch_decimate_any makes exactly one launch. */
+    return launched([&] {
+        if (p->bpc == 8)
+            launch_decimate_any<uint8_t>(p, ref, ref_pitch, dist, dist_pitch, dref, ddist, op,
+                                         st);
+        else
+            launch_decimate_any<uint16_t>(p, ref, ref_pitch, dist, dist_pitch, dref, ddist, op,
+                                          st);
+    });
 }
 
 cudaError_t vmaf_ssim_cuda_frame(const SsimCudaPlan *p, const void *ref, size_t ref_pitch,
@@ -1951,13 +1975,11 @@ cudaError_t vmaf_ssim_cuda_mean_of_terms(const double *terms, unsigned long long
     cudaError_t e = cudaMemsetAsync(partials, 0, REC * sizeof(double), st);
     if (e != cudaSuccess)
         return e;
-    k_terms_partials<<<nblocks, TW, 0, st>>>(terms, n, (int)seg, partials);
-    e = cudaGetLastError();
+    e = launched([&] { k_terms_partials<<<nblocks, TW, 0, st>>>(terms, n, (int)seg, partials); });
     if (e != cudaSuccess)
         return e;
     const double depth = (double)seg + 5.0 + (double)nblocks + 2.0;
-    k_finalize<<<1, 32, 0, st>>>(partials, 1, (double)n, depth, out);
-    return cudaGetLastError();
+    return launched([&] { k_finalize<<<1, 32, 0, st>>>(partials, 1, (double)n, depth, out); });
 }
 
 cudaError_t vmaf_ssim_cuda_division_mismatches(unsigned long long seed,

@@ -1,0 +1,25 @@
+/* What the CUDA state needs from the kernels' translation units; included
+ * by C and by the .cu files (CUDA builds only). */
+#ifndef LIBVMAF_SRC_CUDA_CUDA_KERNELS_H
+#define LIBVMAF_SRC_CUDA_CUDA_KERNELS_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Whether the device current on the calling thread can run this build's
+ * kernels: cudaSuccess, or the error loading one of them gives
+ * (cudaErrorNoKernelImageForDevice when the build holds neither machine
+ * code for the device's architecture nor PTX it can compile,
+ * cudaErrorUnsupportedPtxVersion when the driver is older than the PTX).
+ * Every kernel is compiled for the same architectures, so one stands for
+ * all. The error is left for the caller to consume. */
+cudaError_t vmaf_cuda_kernels_loadable(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBVMAF_SRC_CUDA_CUDA_KERNELS_H */
