@@ -108,19 +108,23 @@ static int check_options(const VmafFeatureExtractor *fex, const VmafFeatureDicti
     return err;
 }
 
+/* Ownership of opts follows libvmaf v3, whose callers free the dictionary
+ * themselves when the call fails before the extractor is found: those
+ * failures (NULL arguments, features already fixed, an unknown name) return
+ * without touching opts, as freeing it would make those callers free it
+ * twice. Once the extractor is found opts is consumed whatever happens next,
+ * as v3 consumes it right after its lookup. */
 int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDictionary *opts)
 {
     int err = 0;
     if (!vmaf || !feature_name) {
         vmaf_error("vmaf_use_feature: the context and the feature name must not be NULL");
-        err = -EINVAL;
-        goto fail;
+        return -EINVAL;
     }
     if (vmaf->started) {
         vmaf_error("feature %s: features must be chosen before the first picture is read",
                    feature_name);
-        err = -EINVAL;
-        goto fail;
+        return -EINVAL;
     }
     const VmafFeatureExtractor *fex = vmaf_registry_find_by_name(feature_name);
     const bool by_feature = !fex;
@@ -130,8 +134,7 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
         char names[512];
         list_features(names, sizeof(names));
         vmaf_error("unknown feature '%s' (available extractors: %s)", feature_name, names);
-        err = -EINVAL;
-        goto fail;
+        return -EINVAL;
     }
     const VmafFeatureExtractor *cpu = vmaf_registry_cpu_of(fex);
     /* Asking for an output that an option switches on (float_ssim_l needs
@@ -201,6 +204,33 @@ fail:
     return err;
 }
 
+/* Whether the request's extractor writes `feature` with the request's
+ * options (an output behind an option only with that option on). */
+static bool emits(const VmafFeatureRequest *r, const char *feature)
+{
+    for (const char *const *p = r->cpu->provided_features; p && *p; p++) {
+        if (strcmp(*p, feature))
+            continue;
+        const VmafOption *o = vmaf_fex_option_enabling(r->cpu, feature);
+        const char *v = o ? vmaf_dict_get(r->opts, o->name) : NULL;
+        return !o || (v ? !strcmp(v, "true") : o->def.b);
+    }
+    return false;
+}
+
+static const VmafFeatureExtractor *writer_of(const VmafContext *vmaf, const char *feature)
+{
+    for (unsigned i = 0; i < vmaf->req_cnt; i++)
+        if (emits(&vmaf->req[i], feature))
+            return vmaf->req[i].cpu;
+    return NULL;
+}
+
+static bool extracted_at(const VmafContext *vmaf, unsigned index)
+{
+    return vmaf->cfg.n_subsample <= 1 || !(index % vmaf->cfg.n_subsample);
+}
+
 int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, double value,
                               unsigned index)
 {
@@ -211,6 +241,18 @@ int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, doubl
     if (index >= VMAF_FEATURE_COLLECTOR_MAX_INDEX) {
         vmaf_error("feature %s: frame index %u is too large; indices must be below %u",
                    feature_name, index, VMAF_FEATURE_COLLECTOR_MAX_INDEX);
+        return -EINVAL;
+    }
+    /* A frame already read will get (or has) this score from its extractor.
+     * Refused here even while a worker thread still scores that frame, so
+     * that the outcome does not depend on which store comes first and the
+     * worker's store cannot fail and stop the context. */
+    const VmafFeatureExtractor *writer;
+    if (extracted_at(vmaf, index) && vmaf_feature_collector_was_read(vmaf->fc, index) &&
+        (writer = writer_of(vmaf, feature_name))) {
+        vmaf_error("feature %s: frame %u was read and %s scores it; import scores only for "
+                   "features no requested extractor computes, or for frames not read",
+                   feature_name, index, writer->name);
         return -EINVAL;
     }
     int err = vmaf_feature_collector_append(vmaf->fc, feature_name, value, index);
@@ -485,9 +527,46 @@ static bool any_backend(VmafContext *vmaf, bool device)
     return false;
 }
 
+/* A frame index is read once. Checked before any extractor runs: found by
+ * an extractor's store it would come after a whole extraction and stop the
+ * context (or, on a worker thread, surface only at the flush). The refusal
+ * leaves the context usable, as libvmaf v3's -EINVAL does. */
+static int mark_read(VmafContext *vmaf, unsigned index)
+{
+    if (vmaf_feature_collector_was_read(vmaf->fc, index)) {
+        vmaf_error("frame %u was already read; give each frame its own index", index);
+        return -EINVAL;
+    }
+    if (extracted_at(vmaf, index)) {
+        for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+            const VmafFeatureRequest *r = &vmaf->req[i];
+            for (const char *const *p = r->cpu->provided_features; p && *p; p++) {
+                double v;
+                if (emits(r, *p) && !vmaf_feature_collector_get(vmaf->fc, *p, &v, index)) {
+                    vmaf_error("frame %u: %s already has a score at this index (imported); "
+                               "%s would score it again, read the frame under another index",
+                               index, *p, r->cpu->name);
+                    return -EINVAL;
+                }
+            }
+        }
+    }
+    /* Only the caller's thread marks frames, so -EEXIST cannot happen here. */
+    int err = vmaf_feature_collector_mark_read(vmaf->fc, index);
+    if (err)
+        vmaf_error("frame %u: out of memory recording the frame", index);
+    return err;
+}
+
 static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, unsigned index)
 {
     int err = check_pictures(vmaf, ref, dist, index);
+    if (err)
+        return err;
+    err = sticky_error(vmaf);
+    if (err)
+        return err;
+    err = mark_read(vmaf, index);
     if (err)
         return err;
     if (!vmaf->started) {
@@ -583,8 +662,16 @@ int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, u
             vmaf_picture_unref(dist);
         return -EINVAL;
     }
-    if (!ref && !dist)
+    if (!ref && !dist) {
+        /* libvmaf v3 answers -EINVAL once flushed; a second flush has
+         * nothing to do, and a caller that flushes twice has lost track. */
+        if (vmaf->flushed) {
+            vmaf_error("vmaf_read_pictures: the context was already flushed; flush once, "
+                       "after the last picture");
+            return -EINVAL;
+        }
         return flush(vmaf);
+    }
     int err;
     if (!ref || !dist) {
         vmaf_error("frame %u: vmaf_read_pictures needs both pictures (or both NULL to flush)",
@@ -601,7 +688,13 @@ int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, u
     } else {
         err = read_pair(vmaf, ref, dist, index);
     }
-    /* The context owns both references, on success and on failure. */
+    /* The context owns both references, on success and on failure. A
+     * pooled picture is the library's from here until its frame is scored,
+     * which tells a fetch from a dry pool whether to wait for it. */
+    if (vmaf->cuda_pool) {
+        vmaf_cuda_pool_handed_in(vmaf, ref);
+        vmaf_cuda_pool_handed_in(vmaf, dist);
+    }
     if (ref && ref->ref)
         vmaf_picture_unref(ref);
     if (dist && dist->ref)
@@ -624,7 +717,7 @@ int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
     if (!vmaf || !feature_name || !score || index_low > index_high ||
         pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB)
         return -EINVAL;
-    double min = INFINITY, max = -INFINITY, sum = 0.0, inv_sum = 0.0;
+    double min = 0.0, max = 0.0, sum = 0.0, inv_sum = 0.0;
     unsigned n = 0;
     for (unsigned i = index_low; i <= index_high; i++) {
         /* Frames left out by subsampling are left out of the pool, as the
@@ -635,8 +728,13 @@ int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
         int err = vmaf_feature_collector_get(vmaf->fc, feature_name, &v, i);
         if (err)
             return err;
-        min = v < min ? v : min;
-        max = v > max ? v : max;
+        /* Seeded from the first frame counted, as libvmaf v3 does: a NaN
+         * there stays the result (no comparison replaces it), and all-NaN
+         * gives NaN, not an infinity that no frame had. */
+        if (!n || v < min)
+            min = v;
+        if (!n || v > max)
+            max = v;
         sum += v;
         inv_sum += 1.0 / (v + 1.0);
         n++;

@@ -125,17 +125,28 @@ static void test_use_feature(void)
     VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR };
     CHECK_INT(vmaf_init(&vmaf, cfg), 0);
 
-    /* Unknown names: -EINVAL, one line naming the name; the dictionary is taken. */
+    /* Unknown names: -EINVAL, one line naming the name. As in libvmaf v3,
+     * the dictionary is left with the caller, who frees it "in the case of
+     * failure" (a second free here is a double free for ASan, or glibc). */
     VmafFeatureDictionary *d = NULL;
     CHECK_INT(vmaf_feature_dictionary_set(&d, "scale", "2"), 0);
     capture_begin();
     CHECK_INT(vmaf_use_feature(vmaf, "no_such_feature", d), -EINVAL);
     const char *log = capture_end();
     CHECK(strstr(log, "no_such_feature") != NULL);
+    CHECK_INT(vmaf_feature_dictionary_free(&d), 0);
+    /* NULL context or name: the same. */
+    CHECK_INT(vmaf_feature_dictionary_set(&d, "scale", "2"), 0);
+    capture_begin();
+    CHECK_INT(vmaf_use_feature(vmaf, NULL, d), -EINVAL);
+    CHECK_INT(vmaf_use_feature(NULL, "float_ssim", d), -EINVAL);
+    capture_end();
+    CHECK_INT(vmaf_feature_dictionary_free(&d), 0);
     CHECK_INT(vmaf_use_feature(vmaf, NULL, NULL), -EINVAL);
-    CHECK_INT(vmaf_use_feature(NULL, "float_ssim", NULL), -EINVAL);
 
-    /* Bad options: the message gives the range or the valid keys. */
+    /* Bad options: the message gives the range or the valid keys. The
+     * extractor was found, so the dictionary is consumed (freeing it here
+     * would be a double free, and LSan would see a leak if it were not). */
     struct {
         const char *key, *val, *hint;
     } bad[] = {
@@ -163,6 +174,20 @@ static void test_use_feature(void)
     CHECK_INT(vmaf_feature_dictionary_set(&d, "enable_lcs", "true"), 0);
     CHECK_INT(vmaf_use_feature(vmaf, "float_ssim_l", d), 0);
     CHECK_INT(vmaf_close(vmaf), 0);
+
+    /* Features asked for after the first picture: refused before the name
+     * is looked up, so the dictionary is still the caller's. */
+    VmafContext *started = ctx_with(0, 0, NULL, NULL);
+    VmafPicture ref, dist;
+    CHECK_INT(make_pair(&ref, &dist, 8, W, H, 1), 0);
+    CHECK_INT(vmaf_read_pictures(started, &ref, &dist, 0), 0);
+    d = NULL;
+    CHECK_INT(vmaf_feature_dictionary_set(&d, "scale", "2"), 0);
+    capture_begin();
+    CHECK_INT(vmaf_use_feature(started, "float_ssim", d), -EINVAL);
+    capture_end();
+    CHECK_INT(vmaf_feature_dictionary_free(&d), 0);
+    CHECK_INT(vmaf_close(started), 0);
 }
 
 static void test_read_pictures_contract(void)
@@ -196,20 +221,35 @@ static void test_read_pictures_contract(void)
     CHECK(vmaf_read_pictures(vmaf, &r444, &d420, 1) < 0);
     capture_end();
 
-    /* A frame index scored twice is an error, not a silent overwrite. */
+    /* A frame index read twice: -EINVAL with one line, before any work, and
+     * the context goes on (the flush and later frames are unaffected). */
     capture_begin();
     CHECK_INT(make_pair(&ref, &dist, 8, W, H, 3), 0);
     int err = vmaf_read_pictures(vmaf, &ref, &dist, 0);
-    int flush_err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
-    capture_end();
-    CHECK(err < 0 || flush_err < 0);
+    const char *log = capture_end();
+    CHECK_INT(err, -EINVAL);
+    CHECK(strstr(log, "frame 0") != NULL && strstr(log, "already read") != NULL);
+    CHECK(strchr(log, '\n') == log + strlen(log) - 1);
+    CHECK_INT(make_pair(&ref, &dist, 8, W, H, 4), 0);
+    CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, 1), 0);
+    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+    double s0, s1;
+    CHECK_INT(vmaf_feature_score_at_index(vmaf, "float_ssim", &s0, 0), 0);
+    CHECK_INT(vmaf_feature_score_at_index(vmaf, "float_ssim", &s1, 1), 0);
+
+    /* A second flush: -EINVAL, as in libvmaf v3; the scores stay. */
+    capture_begin();
+    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), -EINVAL);
+    log = capture_end();
+    CHECK(strstr(log, "already flushed") != NULL);
+    CHECK_INT(vmaf_feature_score_at_index(vmaf, "float_ssim", &s0, 0), 0);
 
     /* Nothing after the flush. */
     CHECK_INT(make_pair(&ref, &dist, 8, W, H, 4), 0);
     capture_begin();
     CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, 5), -EINVAL);
     capture_end();
-    vmaf_close(vmaf);
+    CHECK_INT(vmaf_close(vmaf), 0);
 
     /* Without a context the pictures are still released. */
     CHECK_INT(make_pair(&ref, &dist, 8, W, H, 4), 0);
@@ -222,7 +262,7 @@ static void test_read_pictures_contract(void)
     err = vmaf_read_pictures(vmaf, &ref, &dist, 0);
     if (!err)
         err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
-    const char *log = capture_end();
+    log = capture_end();
     CHECK(err < 0);
     CHECK(strstr(log, "10x10") || strstr(log, "11"));
     vmaf_close(vmaf);
@@ -233,6 +273,73 @@ static void test_read_pictures_contract(void)
         CHECK_INT(make_pair(&ref, &dist, 8, W, H, i), 0);
         CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), 0);
     }
+    CHECK_INT(vmaf_close(vmaf), 0);
+}
+
+/* Duplicates on worker threads and against imported scores: refused at the
+ * call, before the frame is queued, so that nothing surfaces at the flush. */
+static void test_duplicate_index(void)
+{
+    for (unsigned threads = 0; threads <= 2; threads += 2) {
+        VmafContext *vmaf = ctx_with(threads, 0, NULL, NULL);
+        VmafPicture ref, dist;
+        /* float_ssim imported for frame 2 before it is read. */
+        CHECK_INT(vmaf_import_feature_score(vmaf, "float_ssim", 0.5, 2), 0);
+        /* A feature float_ssim does not write with these options may be imported. */
+        CHECK_INT(vmaf_import_feature_score(vmaf, "float_ssim_l", 0.5, 3), 0);
+        for (unsigned i = 0; i < 4; i++) {
+            CHECK_INT(make_pair(&ref, &dist, 8, W, H, i), 0);
+            capture_begin();
+            int err = vmaf_read_pictures(vmaf, &ref, &dist, i);
+            const char *log = capture_end();
+            if (i == 2) {
+                CHECK_INT(err, -EINVAL);
+                CHECK(strstr(log, "frame 2") != NULL && strstr(log, "float_ssim") != NULL);
+            } else {
+                CHECK_INT(err, 0);
+            }
+        }
+        /* Read again while a worker may still score it. */
+        CHECK_INT(make_pair(&ref, &dist, 8, W, H, 9), 0);
+        capture_begin();
+        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, 1), -EINVAL);
+        const char *log = capture_end();
+        CHECK(strstr(log, "already read") != NULL);
+        /* Importing what float_ssim writes for a frame read: refused even
+         * before the worker stored it; other features are fine. */
+        capture_begin();
+        CHECK_INT(vmaf_import_feature_score(vmaf, "float_ssim", 0.25, 3), -EINVAL);
+        log = capture_end();
+        CHECK(strstr(log, "frame 3") != NULL);
+        CHECK_INT(vmaf_import_feature_score(vmaf, "external", 0.25, 3), 0);
+        CHECK_INT(make_pair(&ref, &dist, 8, W, H, 4), 0);
+        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, 4), 0);
+        CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+        double s;
+        for (unsigned i = 0; i < 5; i++) {
+            CHECK_INT(vmaf_feature_score_at_index(vmaf, "float_ssim", &s, i), 0);
+            if (i == 2)
+                CHECK(s == 0.5);
+            else
+                CHECK(s > 0.0 && s < 1.0 && s != 0.25);
+        }
+        CHECK_INT(vmaf_close(vmaf), 0);
+    }
+
+    /* With subsampling a frame left out is still read once; a score
+     * imported for it does not clash, as no extractor writes one. */
+    VmafContext *vmaf = ctx_with(0, 2, NULL, NULL);
+    VmafPicture ref, dist;
+    CHECK_INT(vmaf_import_feature_score(vmaf, "float_ssim", 0.5, 1), 0);
+    for (unsigned i = 0; i < 3; i++) {
+        CHECK_INT(make_pair(&ref, &dist, 8, W, H, i), 0);
+        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), 0);
+    }
+    CHECK_INT(make_pair(&ref, &dist, 8, W, H, 1), 0);
+    capture_begin();
+    CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, 1), -EINVAL);
+    capture_end();
+    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
     CHECK_INT(vmaf_close(vmaf), 0);
 }
 
@@ -348,6 +455,35 @@ static void test_scores_and_pooling(void)
     const char *log = capture_end();
     CHECK(strstr(log, "too large") != NULL && !strstr(log, "already"));
     CHECK_INT(vmaf_close(vmaf), 0);
+
+    /* min and max start from the first frame counted, as in libvmaf v3: a
+     * NaN there is the result, all-NaN is NaN (not +inf/-inf), a NaN after
+     * it is skipped by the comparisons. */
+    CHECK_INT(vmaf_init(&vmaf, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_ERROR }), 0);
+    const double nan = NAN;
+    const double first_nan[] = { nan, 1.0, 2.0 }, all_nan[] = { nan, nan, nan },
+                 later_nan[] = { 1.0, nan, 2.0 };
+    for (unsigned i = 0; i < 3; i++) {
+        CHECK_INT(vmaf_import_feature_score(vmaf, "first_nan", first_nan[i], i), 0);
+        CHECK_INT(vmaf_import_feature_score(vmaf, "all_nan", all_nan[i], i), 0);
+        CHECK_INT(vmaf_import_feature_score(vmaf, "later_nan", later_nan[i], i), 0);
+    }
+    const char *names[] = { "first_nan", "all_nan" };
+    for (unsigned k = 0; k < 2; k++) {
+        s = 0;
+        CHECK_INT(vmaf_feature_score_pooled(vmaf, names[k], VMAF_POOL_METHOD_MIN, &s, 0, 2), 0);
+        CHECK(isnan(s));
+        s = 0;
+        CHECK_INT(vmaf_feature_score_pooled(vmaf, names[k], VMAF_POOL_METHOD_MAX, &s, 0, 2), 0);
+        CHECK(isnan(s));
+    }
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "first_nan", VMAF_POOL_METHOD_MIN, &s, 1, 2), 0);
+    CHECK(s == 1.0);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "later_nan", VMAF_POOL_METHOD_MIN, &s, 0, 2), 0);
+    CHECK(s == 1.0);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "later_nan", VMAF_POOL_METHOD_MAX, &s, 0, 2), 0);
+    CHECK(s == 2.0);
+    CHECK_INT(vmaf_close(vmaf), 0);
 }
 
 static void test_subsample(void)
@@ -458,6 +594,7 @@ int main(void)
     test_init_and_version();
     test_use_feature();
     test_read_pictures_contract();
+    test_duplicate_index();
     test_threads_and_order();
     test_scores_and_pooling();
     test_subsample();

@@ -212,9 +212,40 @@ static void test_threads(void)
     vmaf_feature_collector_destroy(fc);
 }
 
+/* Frames read are recorded apart from scores: once each, any index below
+ * the limit, with or without scores stored there. */
+static void test_mark_read(void)
+{
+    VmafFeatureCollector *fc = NULL;
+    CHECK_INT(vmaf_feature_collector_init(&fc), 0);
+    if (!fc)
+        return;
+    CHECK(!vmaf_feature_collector_was_read(fc, 0));
+    CHECK_INT(vmaf_feature_collector_mark_read(fc, 0), 0);
+    CHECK_INT(vmaf_feature_collector_mark_read(fc, 0), -EEXIST);
+    CHECK(vmaf_feature_collector_was_read(fc, 0));
+    /* Growing keeps what was marked, and new slots start unmarked. */
+    CHECK_INT(vmaf_feature_collector_mark_read(fc, 100000), 0);
+    CHECK(vmaf_feature_collector_was_read(fc, 0));
+    CHECK(vmaf_feature_collector_was_read(fc, 100000));
+    CHECK(!vmaf_feature_collector_was_read(fc, 99999));
+    CHECK(!vmaf_feature_collector_was_read(fc, 100001));
+    CHECK_INT(vmaf_feature_collector_mark_read(fc, 100001), 0);
+    CHECK_INT(vmaf_feature_collector_mark_read(fc, VMAF_FEATURE_COLLECTOR_MAX_INDEX), -EINVAL);
+    CHECK(!vmaf_feature_collector_was_read(fc, VMAF_FEATURE_COLLECTOR_MAX_INDEX));
+    CHECK(!vmaf_feature_collector_was_read(fc, 0xffffffffu));
+    /* Independent of scores, and not a feature of the reports. */
+    CHECK_INT(vmaf_feature_collector_append(fc, "a", 1.0, 5), 0);
+    CHECK(!vmaf_feature_collector_was_read(fc, 5));
+    CHECK_INT(vmaf_feature_collector_count(fc), 1);
+    CHECK_INT(vmaf_feature_collector_mark_read(NULL, 0), -EINVAL);
+    vmaf_feature_collector_destroy(fc);
+}
+
 int main(void)
 {
     test_basic();
+    test_mark_read();
     test_many_features();
     test_threads();
     return check_result("test_feature_collector");

@@ -82,9 +82,10 @@ def score_lines(data):
 
 
 def pooled(values, indices):
-    """The reference pooling: in index order, plain double arithmetic."""
+    """The reference pooling: in index order, plain double arithmetic; min
+    and max start from the first frame, so a NaN there is the result."""
     vals = [values[i] for i in indices]
-    lo, hi, s, inv = math.inf, -math.inf, 0.0, 0.0
+    lo, hi, s, inv = vals[0], vals[0], 0.0, 0.0
     for v in vals:
         lo = v if v < lo else lo
         hi = v if v > hi else hi
@@ -389,7 +390,8 @@ def case_nonfinite(d):
     nan, inf = float("nan"), float("inf")
     data = [("a", {0: nan, 1: 1.0, 2: inf, 3: -inf}),
             ("b", {0: 1.0, 1: 2.0, 2: 3.0, 3: 4.0}),
-            ("c", {0: inf, 1: 0.5, 2: 0.5, 3: 0.5})]
+            ("c", {0: inf, 1: 0.5, 2: 0.5, 3: 0.5}),
+            ("d", {0: nan, 1: nan, 2: nan, 3: nan})]
     b = os.path.join(d, "n")
     rcs, err, _ = run(d, ["init 1"] + score_lines(data) + write_all(b) +
                       write_all(os.path.join(d, "nx"), hexs("%.17g")))
@@ -401,6 +403,15 @@ def case_nonfinite(d):
     check("NaN" not in text and "Infinity" not in text and "null" in text, "JSON uses null")
     check(r["json"]["fps"] is None, "fps unknown without pictures: null")
     check(r["xml"].find("fyi").get("fps") == "nan", "XML fps nan")
+    # Pooled min/max start from the first frame: NaN there gives NaN (not
+    # the 1 a comparison from +inf finds), and all-NaN is NaN, not +-inf.
+    seen = set()
+    for m in r["xml"].iter("metric"):
+        if m.get("name") in ("a", "d") and m.get("min") is not None:
+            seen.add(m.get("name"))
+            check(m.get("min") == "nan" and m.get("max") == "nan",
+                  "XML pooled %s min/max nan: %r" % (m.get("name"), m.attrib))
+    check(seen == {"a", "d"}, "XML pooled metrics a and d present: %r" % seen)
 
 
 def case_subsample(d):
@@ -476,6 +487,36 @@ def case_faults(d):
     check(rcs == [0], "symlink write %r; %s" % (rcs, err))
     check(os.path.islink(link) and strict_json(open(real).read())["frames"], "symlink target")
     check(stat.S_IMODE(os.stat(real).st_mode) == 0o640, "mode kept")
+    # A dangling symlink: the report is created where the link points (a
+    # relative target relative to the link's directory, through a chain of
+    # links), the link stays a link, and no temporary file is left.
+    ldir = os.path.join(d, "links")
+    os.mkdir(ldir)
+    os.mkdir(os.path.join(ldir, "out"))
+    dangling = os.path.join(ldir, "dangling.json")
+    os.symlink("out/new.json", dangling)
+    rcs, err, _ = run(d, ["init 1"] + data + ["write json %s -" % dangling])
+    made = os.path.join(ldir, "out", "new.json")
+    check(rcs == [0], "dangling symlink write %r; %s" % (rcs, err))
+    check(os.path.islink(dangling) and os.readlink(dangling) == "out/new.json",
+          "dangling symlink kept as a link")
+    check(os.path.isfile(made) and strict_json(open(made).read())["frames"],
+          "dangling symlink target written")
+    check(sorted(os.listdir(ldir)) == ["dangling.json", "out"] and
+          os.listdir(os.path.join(ldir, "out")) == ["new.json"], "no temporary left: %r" %
+          os.listdir(ldir))
+    chain = os.path.join(ldir, "chain.json")
+    os.symlink(os.path.join(ldir, "abs.json"), chain)
+    os.symlink("out/chained.json", os.path.join(ldir, "abs.json"))
+    rcs, err, _ = run(d, ["init 1"] + data + ["write csv %s -" % chain])
+    check(rcs == [0] and os.path.islink(chain) and os.path.islink(ldir + "/abs.json") and
+          os.path.isfile(ldir + "/out/chained.json"), "chain of dangling links %r %s" %
+          (rcs, err))
+    # Into a missing directory: refused like any missing directory; the link stays.
+    nowhere = os.path.join(ldir, "nowhere.json")
+    os.symlink("missing/x.json", nowhere)
+    rcs, err, _ = run(d, ["init 1"] + data + ["write json %s -" % nowhere])
+    check(rcs == [-errno.ENOENT] and os.path.islink(nowhere), "link to a missing dir %r" % rcs)
     # Permissions: an unwritable directory and a read-only file. Root may
     # write anywhere, so as root these run as nobody.
     user = None

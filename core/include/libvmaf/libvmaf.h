@@ -96,7 +96,13 @@ VMAF_EXPORT int vmaf_use_features_from_model_collection(VmafContext *vmaf,
  * @param vmaf         Context.
  * @param feature_name Extractor or feature name.
  * @param opts_dict    Options, or NULL for the defaults. The context takes
- *                     ownership, on success and on failure.
+ *                     ownership once the extractor is found: on success and
+ *                     on any later failure (a bad option, out of memory).
+ *                     When vmaf or feature_name is NULL, a picture was
+ *                     already read, or the name is unknown, the call fails
+ *                     with -EINVAL before touching it, and the caller frees
+ *                     it with vmaf_feature_dictionary_free(), as with
+ *                     libvmaf v3.
  * @return 0 on success, -EINVAL on an unknown name or a bad option,
  *         -ENOMEM when out of memory.
  */
@@ -106,8 +112,9 @@ VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
 /**
  * Store an externally computed score for a feature at a frame index.
  *
- * @return 0 on success, -EINVAL if a score was already stored there,
- *         -ENOMEM when out of memory.
+ * @return 0 on success, -EINVAL if a score was already stored there, or if
+ *         the frame was read and a requested extractor computes this
+ *         feature there, -ENOMEM when out of memory.
  */
 VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
                                           double value, unsigned index);
@@ -121,7 +128,12 @@ VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature
  * that of the first pair. Call with `ref == dist == NULL` once after the
  * last frame to flush: scores are complete only after that.
  *
- * @return 0 on success, -EINVAL on mismatched or bad pictures, or the
+ * Each index is read once: an index already read, or one at which an output
+ * of a requested extractor was imported, is -EINVAL before any work, and the
+ * context stays usable (with worker threads too).
+ *
+ * @return 0 on success, -EINVAL on mismatched or bad pictures, on an index
+ *         already read, after the flush, and on a second flush, or the
  *         extractor's error (for example a picture too small for the feature).
  */
 VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
@@ -166,6 +178,8 @@ VMAF_EXPORT int vmaf_score_pooled_model_collection(VmafContext *vmaf,
 
 /**
  * Pool one feature's scores over frames index_low..index_high (inclusive).
+ * MIN and MAX start from the first frame counted, so a NaN there is the
+ * result, as with libvmaf v3.
  *
  * @return 0 on success, -EINVAL on an empty or incomplete range.
  */

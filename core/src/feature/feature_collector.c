@@ -16,6 +16,8 @@ struct VmafFeatureCollector {
     pthread_mutex_t lock;
     Feature *feature;
     size_t cnt, cap;
+    unsigned char *read; /* one bit per frame index read (mark_read) */
+    unsigned read_cap;   /* bits in read, a multiple of 8 */
 };
 
 int vmaf_feature_collector_init(VmafFeatureCollector **fc)
@@ -43,6 +45,7 @@ void vmaf_feature_collector_destroy(VmafFeatureCollector *fc)
         free(fc->feature[i].present);
     }
     free(fc->feature);
+    free(fc->read);
     pthread_mutex_destroy(&fc->lock);
     free(fc);
 }
@@ -198,4 +201,41 @@ bool vmaf_feature_collector_at(VmafFeatureCollector *fc, size_t i, unsigned inde
     }
     pthread_mutex_unlock(&fc->lock);
     return ok;
+}
+
+int vmaf_feature_collector_mark_read(VmafFeatureCollector *fc, unsigned index)
+{
+    if (!fc || index >= VMAF_FEATURE_COLLECTOR_MAX_INDEX)
+        return -EINVAL;
+    pthread_mutex_lock(&fc->lock);
+    int err = 0;
+    if (index >= fc->read_cap) {
+        unsigned cap = fc->read_cap ? fc->read_cap : 512;
+        while (cap <= index)
+            cap = cap > 0x3fffffffu ? VMAF_FEATURE_COLLECTOR_MAX_INDEX + 1u : cap * 2;
+        unsigned char *r = realloc(fc->read, cap / 8);
+        if (!r) {
+            err = -ENOMEM;
+            goto out;
+        }
+        memset(r + fc->read_cap / 8, 0, (cap - fc->read_cap) / 8);
+        fc->read = r;
+        fc->read_cap = cap;
+    }
+    const unsigned char bit = (unsigned char)(1u << (index % 8));
+    if (fc->read[index / 8] & bit)
+        err = -EEXIST;
+    else
+        fc->read[index / 8] |= bit;
+out:
+    pthread_mutex_unlock(&fc->lock);
+    return err;
+}
+
+bool vmaf_feature_collector_was_read(VmafFeatureCollector *fc, unsigned index)
+{
+    pthread_mutex_lock(&fc->lock);
+    const bool read = index < fc->read_cap && (fc->read[index / 8] & (1u << (index % 8)));
+    pthread_mutex_unlock(&fc->lock);
+    return read;
 }

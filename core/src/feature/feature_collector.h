@@ -35,4 +35,12 @@ unsigned vmaf_feature_collector_capacity(VmafFeatureCollector *fc, size_t i);
 bool vmaf_feature_collector_at(VmafFeatureCollector *fc, size_t i, unsigned index,
                                double *value);
 
+/* Frames read by the context, kept apart from the scores so that a frame
+ * index given twice is refused before any extractor runs (subsampled-out
+ * frames have no scores but were read all the same). mark_read: 0, -EEXIST
+ * if index was already marked, -EINVAL for an index not below
+ * VMAF_FEATURE_COLLECTOR_MAX_INDEX, or -ENOMEM. */
+int vmaf_feature_collector_mark_read(VmafFeatureCollector *fc, unsigned index);
+bool vmaf_feature_collector_was_read(VmafFeatureCollector *fc, unsigned index);
+
 #endif /* LIBVMAF_SRC_FEATURE_FEATURE_COLLECTOR_H */

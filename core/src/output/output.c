@@ -178,6 +178,48 @@ typedef struct Target {
     FILE *f;
 } Target;
 
+/* Where a report at `path`, which does not exist, is created: `path` itself,
+ * or, for a dangling symlink, the file the link names (a relative target is
+ * relative to the link's directory; chains are followed), so that the link
+ * is kept as it is for a link to an existing file. *out is malloc'd. */
+static int dangling_target(const char *path, char **out)
+{
+    char *cur = strdup(path);
+    if (!cur)
+        return -ENOMEM;
+    for (int hops = 0;; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) || !S_ISLNK(st.st_mode)) {
+            *out = cur;
+            return 0;
+        }
+        /* The kernel's own limit on a chain of links (Linux's MAXSYMLINKS). */
+        if (hops == 40) {
+            free(cur);
+            return -ELOOP;
+        }
+        char link[PATH_MAX];
+        const ssize_t n = readlink(cur, link, sizeof(link));
+        if (n < 0 || (size_t)n >= sizeof(link)) {
+            const int err = n < 0 ? -errno : -ENAMETOOLONG;
+            free(cur);
+            return err;
+        }
+        const char *slash = strrchr(cur, '/');
+        const size_t dir_len = link[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+        char *next = malloc(dir_len + (size_t)n + 1);
+        if (next) {
+            memcpy(next, cur, dir_len);
+            memcpy(next + dir_len, link, (size_t)n);
+            next[dir_len + (size_t)n] = '\0';
+        }
+        free(cur);
+        if (!next)
+            return -ENOMEM;
+        cur = next;
+    }
+}
+
 static int target_open(Target *t, const char *path)
 {
     char eb[128];
@@ -231,10 +273,15 @@ static int target_open(Target *t, const char *path)
         }
     } else if (errno == ENOENT) {
         mode = new_file_mode();
-        t->final = strdup(path);
-        if (!t->final) {
+        int err = dangling_target(path, &t->final);
+        if (err == -ENOMEM) {
             vmaf_error("report: out of memory preparing \"%s\"", path);
-            return -ENOMEM;
+            return err;
+        }
+        if (err) {
+            vmaf_error("report: cannot follow the symlink \"%s\": %s; choose another output "
+                       "path", path, errstr(err, eb, sizeof(eb)));
+            return err;
         }
     } else {
         int err = -errno;
