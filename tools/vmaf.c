@@ -34,17 +34,55 @@ __attribute__((format(printf, 2, 3)))
 #endif
 static int report(int status, const char *fmt, ...)
 {
-    char line[1024];
+    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
+    const int n = vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
+    /* Long paths must not cut off the reason at the end of the line: a
+     * longer message is formatted again into a buffer that fits it. */
+    char *line = buf;
+    if (n >= (int)sizeof(buf) && (line = malloc((size_t)n + 1))) {
+        va_start(ap, fmt);
+        vsnprintf(line, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    } else if (!line) {
+        line = buf;
+    }
     /* Paths and names are echoed in the message, which must stay one line. */
     for (char *c = line; *c; c++)
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = '?';
     fprintf(stderr, "vmaf: %s\n", line);
+    if (line != buf)
+        free(line);
     return status;
+}
+
+/* The end of the chain of symbolic links that starts at `path`, a dangling
+ * link. 0, or -1 when a link cannot be read or the chain is too long. */
+static int dangling_link_target(const char *path, char *buf, size_t sz)
+{
+    if (strlen(path) >= sz)
+        return -1;
+    strcpy(buf, path);
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat ls;
+        if (lstat(buf, &ls) || !S_ISLNK(ls.st_mode))
+            return 0;
+        char to[PATH_MAX];
+        const ssize_t n = readlink(buf, to, sizeof(to) - 1);
+        if (n < 0)
+            return -1;
+        to[n] = '\0';
+        /* A relative target is relative to the link's directory. */
+        const char *slash = strrchr(buf, '/');
+        const size_t keep = to[0] == '/' || !slash ? 0 : (size_t)(slash - buf) + 1;
+        if (keep + (size_t)n >= sz)
+            return -1;
+        memmove(buf + keep, to, (size_t)n + 1);
+    }
+    return -1;
 }
 
 /* Refuses, before any frame is scored, a report path that cannot work or
@@ -53,13 +91,14 @@ static int check_output_path(const char *out, const char *ref, const char *dist)
 {
     if (!strcmp(out, "-"))
         return 0;
+    const char *target = out; /* where the report lands: links followed */
+    char real_out[PATH_MAX], link_target[PATH_MAX];
     struct stat st;
     if (stat(out, &st) == 0) {
         if (S_ISDIR(st.st_mode))
             return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): it is a directory; "
                           "give a file name", out);
         const char *inputs[2] = { ref, dist };
-        char real_out[PATH_MAX];
         const bool have_real = realpath(out, real_out) != NULL;
         for (int i = 0; i < 2; i++) {
             struct stat in;
@@ -81,20 +120,34 @@ static int check_output_path(const char *out, const char *ref, const char *dist)
                               strerror(errno));
             return 0;
         }
+        /* The library keeps a read-only file read-only: it refuses it. */
+        if (access(out, W_OK))
+            return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): the file is not "
+                          "writable (%s); make it writable or give another -o path", out,
+                          strerror(errno));
+        /* A link's target is replaced, beside the target. */
+        if (have_real)
+            target = real_out;
     } else if (errno != ENOENT) {
         return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): %s", out, strerror(errno));
+    } else if (!lstat(out, &st) && S_ISLNK(st.st_mode)) {
+        /* A dangling link: the library creates the file it points to. */
+        if (dangling_link_target(out, link_target, sizeof(link_target)))
+            return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): it is a symbolic link "
+                          "that cannot be followed; give another -o path", out);
+        target = link_target;
     }
     /* The report is written to a temporary file beside the target and
      * renamed, so the directory itself must be writable. */
-    const char *slash = strrchr(out, '/');
+    const char *slash = strrchr(target, '/');
     char dir[PATH_MAX];
     if (!slash) {
         strcpy(dir, ".");
     } else {
-        size_t n = slash == out ? 1 : (size_t)(slash - out);
+        size_t n = slash == target ? 1 : (size_t)(slash - target);
         if (n >= sizeof(dir))
             return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): path too long", out);
-        memcpy(dir, out, n);
+        memcpy(dir, target, n);
         dir[n] = '\0';
     }
     struct stat dst;
@@ -158,8 +211,10 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
     VmafModelConfig cfg = { .name = m->name, .flags = m->flags };
     lm->label = m->name && strcmp(m->name, "vmaf") ? m->name : m->version ? m->version : m->path;
     /* A -m may name a model or a model collection, as in the reference. Both
-     * loaders are tried quietly; only when both refuse is the model loader's
-     * reason shown. */
+     * loaders are tried quietly; when both refuse, both run again with
+     * warnings off: the loader of the other kind only warns that it is the
+     * other kind, so what is shown is the reason of the loader that
+     * matches (a collection's bad member key, an over-long name). */
     set_library_log_level(VMAF_LOG_LEVEL_NONE);
     int err = m->version ? vmaf_model_load(&lm->model, &cfg, m->version)
                          : vmaf_model_load_from_path(&lm->model, &cfg, m->path);
@@ -174,13 +229,24 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
         else
             lm->model = first;
     }
+    if (err) {
+        set_library_log_level(level < VMAF_LOG_LEVEL_ERROR ? level : VMAF_LOG_LEVEL_ERROR);
+        VmafModel *again = NULL;
+        VmafModelCollection *again_mc = NULL;
+        if (!(m->version ? vmaf_model_load(&again, &cfg, m->version)
+                         : vmaf_model_load_from_path(&again, &cfg, m->path)))
+            vmaf_model_destroy(again);
+        again = NULL;
+        if (err != -ENOENT && err != -EACCES &&
+            !(m->version ? vmaf_model_collection_load(&again, &again_mc, &cfg, m->version)
+                         : vmaf_model_collection_load_from_path(&again, &again_mc, &cfg,
+                                                                m->path))) {
+            vmaf_model_collection_destroy(again_mc);
+            vmaf_model_destroy(again);
+        }
+    }
     set_library_log_level(level);
     if (err) {
-        VmafModel *again = NULL;
-        int err2 = m->version ? vmaf_model_load(&again, &cfg, m->version)
-                              : vmaf_model_load_from_path(&again, &cfg, m->path);
-        if (!err2)
-            vmaf_model_destroy(again);
         return report(VMAF_EXIT_MODEL, "cannot load model (%s%s): %s; pass a valid model "
                       "file with -m path=FILE, a built-in with -m version=NAME (vmaf_v0.6.1, "
                       "vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_b_v0.6.3), or -n for none",
@@ -282,6 +348,16 @@ static int skip_frames(InputContext *in, unsigned n, const char *opt)
     return 0;
 }
 
+/* An input that ended before the first frame to score: 0 when it did not
+ * (or when nothing was skipped: "no frames to score" then says it). */
+static int ended_at_start(const InputContext *in, bool ended, unsigned skip, const char *opt)
+{
+    if (!ended || !skip)
+        return 0;
+    return report(VMAF_EXIT_INPUT, "not enough frames to skip (%s, %s %u): the file has only "
+                  "%llu frames", in->path, opt, skip, (unsigned long long)in->frames_read);
+}
+
 typedef struct PicSource {
     VmafContext *vmaf;
     bool pool;
@@ -358,6 +434,10 @@ int main(int argc, char *argv[])
      * stalled pipe does not hold up the first. */
     sa.sa_flags = SA_RESETHAND;
     sigaction(SIGINT, &sa, NULL);
+    /* A closed stdout (vmaf ... | head) must end in the "cannot write"
+     * line and status 5, not in a silent death by SIGPIPE: writes fail
+     * with EPIPE instead, and every write to stdout is checked. */
+    signal(SIGPIPE, SIG_IGN);
 
     const enum VmafLogLevel log_level = c.quiet ? VMAF_LOG_LEVEL_ERROR : VMAF_LOG_LEVEL_WARNING;
     InputContext ref, dist;
@@ -371,12 +451,15 @@ int main(int argc, char *argv[])
     unsigned idx = 0;
 
     const InputRawParams raw = { c.width, c.height, c.pix_fmt, c.bitdepth };
+    /* Ctrl-C while a FIFO's open waits for its writer, or while a header
+     * is read, fails the open or read with EINTR: an interruption, not a
+     * bad input. */
     if (input_open(&ref, c.path_ref, c.use_yuv ? &raw : NULL)) {
-        status = report(VMAF_EXIT_INPUT, "%s", ref.err);
+        status = interrupted ? VMAF_EXIT_INTERRUPTED : report(VMAF_EXIT_INPUT, "%s", ref.err);
         goto end;
     }
     if (input_open(&dist, c.path_dist, c.use_yuv ? &raw : NULL)) {
-        status = report(VMAF_EXIT_INPUT, "%s", dist.err);
+        status = interrupted ? VMAF_EXIT_INTERRUPTED : report(VMAF_EXIT_INPUT, "%s", dist.err);
         goto end;
     }
     if ((status = check_pair(&ref, &dist)))
@@ -531,18 +614,34 @@ int main(int argc, char *argv[])
             vmaf_picture_unref(&pd);
         }
         if (r1 < 0 || r2 < 0) {
+            /* -ECANCELED: interrupted because the other input failed. */
             status = interrupted ? VMAF_EXIT_INTERRUPTED
-                                 : report(VMAF_EXIT_INPUT, "%s", r1 < 0 ? ref.err : dist.err);
+                                 : report(VMAF_EXIT_INPUT, "%s", r1 < 0 && r1 != -ECANCELED
+                                                                     ? ref.err : dist.err);
             goto end;
+        }
+        if (!idx && (!r1 || !r2)) {
+            /* The skip took every frame: said as for raw files, whose
+             * counts are checked before any work. */
+            if ((status = ended_at_start(&ref, !r1, c.frame_skip_ref, "--frame_skip_ref")) ||
+                (status = ended_at_start(&dist, !r2, c.frame_skip_dist, "--frame_skip_dist")))
+                goto end;
         }
         if (!r1 && !r2)
             break;
         if (!r1 || !r2) {
             const InputContext *done = r1 ? &dist : &ref, *more = r1 ? &ref : &dist;
-            status = report(VMAF_EXIT_INPUT, "frame counts differ (%s ends after %u frames to "
-                            "score, %s has more): score the common part with --frame_cnt %u, "
-                            "or align them with --frame_skip_ref/--frame_skip_dist",
-                            done->path, idx, more->path, idx);
+            /* No common part to suggest a --frame_cnt for. */
+            if (!idx)
+                status = report(VMAF_EXIT_INPUT, "no frames to score (%s): it holds no frames, "
+                                "%s has some; give an input with frames", done->path,
+                                more->path);
+            else
+                status = report(VMAF_EXIT_INPUT, "frame counts differ (%s ends after %u frames "
+                                "to score, %s has more): score the common part with "
+                                "--frame_cnt %u, or align them with "
+                                "--frame_skip_ref/--frame_skip_dist",
+                                done->path, idx, more->path, idx);
             goto end;
         }
         err = vmaf_read_pictures(vmaf, &pr, &pd, idx);
@@ -615,6 +714,12 @@ int main(int argc, char *argv[])
     }
     for (unsigned i = 0; sum && i < c.feature_cnt; i++) {
         double score;
+        /* A feature given twice has one score under its name: one line. */
+        bool seen = false;
+        for (unsigned j = 0; j < i && !seen; j++)
+            seen = !strcmp(c.feature[j].name, c.feature[i].name);
+        if (seen)
+            continue;
         /* Features whose output is named differently from the extractor
          * are in the report only. */
         if (vmaf_feature_score_pooled(vmaf, c.feature[i].name, VMAF_POOL_METHOD_MEAN, &score, 0,

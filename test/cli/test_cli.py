@@ -495,6 +495,247 @@ def test_pipes(tmp):
         check(not os.path.exists(out), "stalled pipe, SIGINT: no report")
 
 
+def test_pipe_failure(tmp):
+    """One process feeds both FIFOs, a frame of each in turn (frames larger
+    than a pipe holds): when one input is malformed, its writer waits for it
+    to be drained and never writes the other input's next frame. vmaf must
+    still end, with the malformed input's error, whichever input it is."""
+    w, h = 1920, 1080
+    hdr = b"YUV4MPEG2 W%d H%d C420jpeg\n" % (w, h)
+    payload = bytes(w * h * 3 // 2)  # 3 MB: more than a pipe holds
+    for bad in ("ref", "dis"):
+        fr = os.path.join(tmp, bad + "_r.fifo")
+        fd = os.path.join(tmp, bad + "_d.fifo")
+        os.mkfifo(fr)
+        os.mkfifo(fd)
+
+        def writer():
+            try:
+                with open(fr, "wb") as r:
+                    r.write(hdr)
+                    r.flush()
+                    with open(fd, "wb") as d:
+                        d.write(hdr)
+                        d.flush()
+                        # The malformed input's frame 1 goes first in its turn.
+                        first, second = (d, r) if bad == "dis" else (r, d)
+                        for i in range(4):
+                            first.write((b"FRAMX\n" if i == 1 else b"FRAME\n") + payload)
+                            first.flush()
+                            second.write(b"FRAME\n" + payload)
+                            second.flush()
+            except (BrokenPipeError, ValueError):
+                pass
+        t = threading.Thread(target=writer, daemon=True)
+        t.start()
+        p = subprocess.Popen([VMAF, "-r", fr, "-d", fd, "-n", "--feature", "float_ssim", "-q"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            _, se = p.communicate(timeout=120)  # only a hang takes this long
+        except subprocess.TimeoutExpired:
+            p.kill()
+            _, se = p.communicate()
+            check(False, f"malformed {bad} pipe: vmaf hangs")
+        se = se.decode("utf-8", "replace")
+        t.join(timeout=20)
+        bad_path = fd if bad == "dis" else fr
+        check(p.returncode == EXIT["input"] and "bad FRAME marker (%s, frame 1)" % bad_path in se
+              and ERROR_LINE.match(se.strip().splitlines()[-1] if se.strip() else ""),
+              f"malformed {bad} pipe: exit {p.returncode}, stderr {se!r}")
+
+
+def test_sigint_open(tmp):
+    """Ctrl-C while a FIFO's open waits for its writer, or while the header
+    is read, is an interruption (130), not a bad input."""
+    for when in ("header", "open"):
+        fr = os.path.join(tmp, when + "_r.fifo")
+        fd = os.path.join(tmp, when + "_d.fifo")
+        os.mkfifo(fr)
+        os.mkfifo(fd)
+        p = subprocess.Popen([VMAF, "-r", fr, "-d", fd, "-n", "--feature", "float_ssim"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # Once this open returns, vmaf has its handler (installed before it
+        # opens any input) and waits for the reference's header line; with
+        # the whole line written, it waits in the open of the distorted FIFO.
+        w = open(fr, "wb")
+        w.write(b"YUV4MPEG2 W32 H24" + (b" C420jpeg\n" if when == "open" else b""))
+        w.flush()
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+        try:
+            _, se = p.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            # The signal came before the open or read began (a slow
+            # machine): end that call; the run is interrupted all the same.
+            try:
+                os.close(os.open(fd, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+            w.close()
+            try:
+                _, se = p.communicate(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                _, se = p.communicate()
+        w.close()
+        se = se.decode("utf-8", "replace")
+        check(p.returncode == EXIT["interrupted"] and "vmaf: interrupted (SIGINT" in se
+              and "Interrupted system call" not in se,
+              f"SIGINT in the {when}: exit {p.returncode}, stderr {se!r}")
+
+
+def nobody_prefix():
+    """The command prefix that runs vmaf as an unprivileged user when this
+    runs as root (whose writes permissions do not stop), or None."""
+    if os.geteuid() != 0:
+        return []
+    for tool in ("/usr/bin/setpriv", "/bin/setpriv"):
+        if os.path.exists(tool):
+            prefix = [tool, "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+            try:
+                ok = subprocess.run(prefix + [VMAF, "-v"], capture_output=True, timeout=60).returncode == 0
+            except (OSError, subprocess.TimeoutExpired):
+                ok = False
+            return prefix if ok else None
+    return None
+
+
+def test_output_checks(tmp):
+    """Reports that cannot be written are refused before scoring: a
+    read-only file, a link whose target lies in a read-only or missing
+    directory, a dangling link (the library creates its target)."""
+    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
+    write_y4m(ref, "420", 32, 24, 8, 3, False)
+    write_y4m(dis, "420", 32, 24, 8, 3, True)
+    base = ["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "-q"]
+    # Testable as root: a dangling link into a missing directory.
+    link = os.path.join(tmp, "dangling.xml")
+    os.symlink(os.path.join("no", "dir", "r.xml"), link)
+    expect_error(base + ["-o", link], "output", "no/dir does not exist", "dangling link, missing dir")
+    check(os.path.islink(link), "the dangling link is left as it was")
+    chain = os.path.join(tmp, "chain.xml")
+    os.symlink("dangling.xml", chain)
+    expect_error(base + ["-o", chain], "output", "no/dir does not exist", "chain of dangling links")
+
+    prefix = nobody_prefix()
+    if prefix is None:
+        print("test_output_checks: no way to run unprivileged; permission cases skipped",
+              file=sys.stderr)
+        return
+    # The unprivileged user must reach the inputs.
+    top = os.path.dirname(tmp)
+    modes = [(d, stat.S_IMODE(os.stat(d).st_mode)) for d in (top, tmp)]
+    for d, _ in modes:
+        os.chmod(d, 0o755)
+    try:
+        ro = os.path.join(tmp, "ro")
+        os.mkdir(ro)
+        target = os.path.join(ro, "t.xml")
+        open(target, "w").write("old")
+        os.chmod(target, 0o666)
+        os.chmod(ro, 0o555)
+        # In a directory the user may write: only the file itself refuses.
+        rw = os.path.join(tmp, "rw")
+        os.mkdir(rw)
+        os.chmod(rw, 0o777)
+        readonly = os.path.join(rw, "readonly.xml")
+        open(readonly, "w").write("old")
+        os.chmod(readonly, 0o444)
+        to_ro = os.path.join(tmp, "to_ro.xml")
+        os.symlink(target, to_ro)
+        dangling_ro = os.path.join(tmp, "dangling_ro.xml")
+        os.symlink(os.path.join(ro, "new.xml"), dangling_ro)
+        for out, needle, what in [
+                (readonly, "the file is not writable", "read-only file"),
+                (to_ro, "directory %s is not writable" % ro, "link to a file in a read-only dir"),
+                (dangling_ro, "directory %s is not writable" % ro, "dangling link into a read-only dir")]:
+            p = subprocess.run(prefix + [VMAF, "-o", out] + base, capture_output=True, timeout=120)
+            se = p.stderr.decode("utf-8", "replace")
+            last = se.strip().splitlines()[-1] if se.strip() else ""
+            check(p.returncode == EXIT["output"] and needle in se and ERROR_LINE.match(last)
+                  and "cannot write report (%s)" % out in se,
+                  f"{what}: exit {p.returncode}, stderr {se!r}")
+        check(open(readonly).read() == "old" and open(target).read() == "old", "files left as they were")
+        os.chmod(ro, 0o755)
+    finally:
+        for d, m in modes:
+            os.chmod(d, m)
+
+
+def test_closed_stdout(tmp):
+    """stdout a pipe whose reader has gone: the write error is reported
+    (status 5), the tool is not killed by SIGPIPE."""
+    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
+    write_y4m(ref, "420", 32, 24, 8, 3, False)
+    write_y4m(dis, "420", 32, 24, 8, 3, True)
+    for extra, needle in [([], "cannot write the summary (stdout)"),
+                          (["--json", "-o", "-"], "cannot write report (-)")]:
+        r, w = os.pipe()
+        os.close(r)
+        try:
+            p = subprocess.run([VMAF, "-r", ref, "-d", dis, "-n", "--feature", "float_ssim"] + extra,
+                               stdout=w, stderr=subprocess.PIPE, timeout=120)
+        finally:
+            os.close(w)
+        se = p.stderr.decode("utf-8", "replace")
+        check(p.returncode == EXIT["output"] and needle in se and "Broken pipe" in se,
+              f"closed stdout {extra}: exit {p.returncode}, stderr {se!r}")
+
+
+def test_skip_all(tmp):
+    """Skipping every frame of a Y4M file or pipe is said as for raw files."""
+    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
+    write_y4m(ref, "420", 32, 24, 8, 3, False)
+    write_y4m(dis, "420", 32, 24, 8, 3, True)
+    F = ["-n", "--feature", "float_ssim", "-q"]
+    for opt in ("--frame_skip_ref", "--frame_skip_dist"):
+        rc, _, se = expect_error(["-r", ref, "-d", dis, opt, 3] + F, "input",
+                                 "not enough frames to skip", "Y4M " + opt)
+        check("%s 3): the file has only 3 frames" % opt in se and "--frame_cnt 0" not in se,
+              f"Y4M {opt} 3: {se!r}")
+    fd = os.path.join(tmp, "d.fifo")
+    os.mkfifo(fd)
+    t = feed(fd, open(dis, "rb").read())
+    rc, _, se = expect_error(["-r", ref, "-d", fd, "--frame_skip_dist", 3] + F, "input",
+                             "not enough frames to skip (%s, --frame_skip_dist 3)" % fd, "pipe skip")
+    t.join(timeout=20)
+
+
+def test_long_paths(tmp):
+    """Paths of about 600 characters: messages still end with the reason."""
+    d = tmp
+    for c in "abc":
+        d = os.path.join(d, c * 200)
+    os.makedirs(d)
+    ref, dis = os.path.join(d, "r.y4m"), os.path.join(d, "d.y4m")
+    write_y4m(ref, "420", 32, 24, 8, 3, False)
+    write_y4m(dis, "420", 32, 24, 8, 2, True)
+    one = frame_bytes("420", 32, 24, 8, 0, False)
+    garbled = os.path.join(d, "garbled.y4m")
+    with open(garbled, "wb") as f:
+        f.write(b"YUV4MPEG2 W32 H24\nFRAME\n" + one + b"FRAMX\n" + one)
+    F = ["-n", "--feature", "float_ssim", "-q"]
+    for args, status, needle, what in [
+            (["-r", os.path.join(d, "none.y4m"), "-d", dis], "input", "none.y4m): No such file",
+             "missing input"),
+            (["-r", garbled, "-d", garbled], "input", "where \"FRAME\" must start the frame; the "
+             "file is damaged or its header size is wrong", "bad input"),
+            (["-r", ref, "-d", dis], "input", "or align them with --frame_skip_ref/--frame_skip_dist",
+             "two paths"),
+            (["-r", ref, "-d", ref, "-o", os.path.join(d, "no", "r.xml")], "output",
+             "does not exist; create it or give another -o path", "report in a missing dir")]:
+        expect_error(args + F, status, needle, "long path: " + what)
+
+
+def test_duplicate_feature(tmp):
+    """The same --feature twice: one summary line."""
+    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
+    write_y4m(ref, "420", 32, 24, 8, 2, False)
+    write_y4m(dis, "420", 32, 24, 8, 2, True)
+    rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "--feature", "float_ssim"])
+    check(rc == 0 and so.count("float_ssim:") == 1, f"--feature twice: {rc} {so!r} {se!r}")
+
+
 def test_badinputs_dir(tmp, bad):
     """Every known bad input: a clean error or a correct result, never a crash."""
     modes = {0: ("420", 8), 1: ("422", 8), 2: ("444", 8), 3: ("420", 10), 4: ("422", 10), 5: ("444", 10)}
@@ -637,7 +878,9 @@ def main():
     ap.add_argument("--backend", help="--backend for the parity runs")
     a = ap.parse_args()
     VMAF = os.path.abspath(a.vmaf)
-    tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint, test_pipes]
+    tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint, test_pipes,
+             test_pipe_failure, test_sigint_open, test_output_checks, test_closed_stdout,
+             test_skip_all, test_long_paths, test_duplicate_feature]
     with tempfile.TemporaryDirectory(prefix="vmaf_cli_") as tmp:
         for t in tests:
             if a.only and a.only not in t.__name__:

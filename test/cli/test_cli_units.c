@@ -591,6 +591,37 @@ static void test_yuv(void)
     free(b.p);
 }
 
+/* Long paths are cut in their middle so that messages keep the reason. */
+static void test_shorten_path(void)
+{
+    char buf[INPUT_PATH_SHOWN + 1], path[700];
+    CHECK(!strcmp(input_shorten_path(buf, "dir/a.y4m"), "dir/a.y4m"), "short path: %s", buf);
+    memset(path, 'd', 600);
+    strcpy(path + 600, "/clip.y4m");
+    input_shorten_path(buf, path);
+    CHECK(strlen(buf) == INPUT_PATH_SHOWN, "long path shown in %zu bytes", strlen(buf));
+    CHECK(!strncmp(buf, "ddd", 3) && strstr(buf, "...") &&
+          !strcmp(buf + strlen(buf) - 9, "/clip.y4m"), "keeps start and file name: %s", buf);
+    /* Never cut inside a UTF-8 character ("\xc3\xa9" is e-acute). */
+    for (int i = 0; i < 600; i += 2)
+        memcpy(path + i, "\xc3\xa9", 2);
+    input_shorten_path(buf, path);
+    const char *dots = strstr(buf, "...");
+    CHECK(dots && (dots - buf) % 2 == 0 && ((unsigned char)dots[3] & 0xc0) != 0x80,
+          "cut between characters: %s", buf);
+
+    /* The messages of a long input path end with their reason. */
+    InputContext in;
+    memset(path, 'x', 600);
+    for (int i = 0; i < 600; i += 100)
+        path[i] = '/'; /* components within NAME_MAX */
+    strcpy(path + 600, "/missing.y4m");
+    CHECK(input_open(&in, path, NULL) < 0, "missing input opens");
+    CHECK(strstr(in.err, "missing.y4m") && strstr(in.err, strerror(ENOENT)),
+          "long path, reason kept: %s", in.err);
+    input_close(&in);
+}
+
 int main(void)
 {
     if (vmaf_team_create(&team, 4)) {
@@ -600,6 +631,7 @@ int main(void)
     test_parser();
     test_y4m();
     test_yuv();
+    test_shorten_path();
     vmaf_team_destroy(team);
     if (failures)
         fprintf(stderr, "%d checks failed\n", failures);

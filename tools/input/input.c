@@ -40,6 +40,26 @@ const char *input_pix_fmt_name(enum VmafPixelFormat fmt)
     }
 }
 
+const char *input_shorten_path(char buf[INPUT_PATH_SHOWN + 1], const char *path)
+{
+    const size_t n = strlen(path);
+    if (n <= INPUT_PATH_SHOWN) {
+        memcpy(buf, path, n + 1);
+        return buf;
+    }
+    /* A third for the start, the rest for the end, where the file name is. */
+    size_t head = INPUT_PATH_SHOWN / 3, tail = INPUT_PATH_SHOWN - head - 3;
+    size_t from = n - tail;
+    while (head && ((unsigned char)path[head] & 0xc0) == 0x80)
+        head--;
+    while (from < n && ((unsigned char)path[from] & 0xc0) == 0x80)
+        from++;
+    memcpy(buf, path, head);
+    memcpy(buf + head, "...", 3);
+    memcpy(buf + head + 3, path + from, n - from + 1);
+    return buf;
+}
+
 uint64_t input_plane_bytes(enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h,
                            int plane, unsigned *pw, unsigned *ph)
 {
@@ -355,7 +375,7 @@ int input_open_file(InputContext *ctx, FILE *f, const char *path, const InputRaw
 {
     memset(ctx, 0, sizeof(*ctx));
     ctx->f = f;
-    ctx->path = path;
+    ctx->path = input_shorten_path(ctx->path_shown, path);
     ctx->file_size = -1;
     ctx->info.frame_cnt = -1;
     struct stat st;
@@ -382,7 +402,7 @@ int input_open_file(InputContext *ctx, FILE *f, const char *path, const InputRaw
 int input_open(InputContext *ctx, const char *path, const InputRawParams *raw)
 {
     memset(ctx, 0, sizeof(*ctx));
-    ctx->path = path;
+    ctx->path = input_shorten_path(ctx->path_shown, path);
     struct stat st;
     if (stat(path, &st) != 0)
         return input_set_error(ctx, -errno, "cannot open input (%s): %s", path, strerror(errno));

@@ -18,6 +18,9 @@
 /* The library's picture limit. */
 #define INPUT_MAX_DIM 65536u
 
+/* Bytes of a path echoed in a message, at most. */
+#define INPUT_PATH_SHOWN 200
+
 /* What a stream holds; the same for every frame. */
 typedef struct InputInfo {
     unsigned w, h;                /* luma size, 1..INPUT_MAX_DIM */
@@ -57,7 +60,7 @@ struct InputContext {
     bool seekable;      /* regular file: fseeko skips, sizes are known */
     int64_t file_size;  /* regular files; -1 otherwise */
     int64_t pos;        /* bytes consumed so far */
-    const char *path;   /* for messages; not owned */
+    const char *path;   /* for messages: path_shown */
     InputInfo info;
     uint64_t frames_read;  /* frames consumed (read or skipped) */
     uint8_t *scratch;      /* discard / byte-swap buffer */
@@ -66,7 +69,10 @@ struct InputContext {
      * owned; NULL: the calling thread reads them, still one system call for
      * many rows). Set by the caller after opening. */
     struct VmafTeam *team;
-    char err[512];
+    /* The path as messages show it: a long one is cut in its middle, so
+     * that a message keeps the file name and its reason. */
+    char path_shown[INPUT_PATH_SHOWN + 1];
+    char err[1024];
 };
 
 extern const InputModule input_y4m;
@@ -91,6 +97,11 @@ uint64_t input_plane_bytes(enum VmafPixelFormat fmt, unsigned bpc, unsigned w, u
 uint64_t input_frame_bytes(enum VmafPixelFormat fmt, unsigned bpc, unsigned w, unsigned h);
 
 const char *input_pix_fmt_name(enum VmafPixelFormat fmt);
+
+/* `path` for a message: whole when it has at most INPUT_PATH_SHOWN bytes,
+ * else its start, "..." and its end (the file name), INPUT_PATH_SHOWN bytes
+ * in all, cut between UTF-8 characters. Returns buf. */
+const char *input_shorten_path(char buf[INPUT_PATH_SHOWN + 1], const char *path);
 
 /* Shared helpers of the modules (input.c). */
 int input_set_error(InputContext *ctx, int err, const char *fmt, ...)

@@ -17,6 +17,9 @@ struct PairReader {
     bool busy;        /* a job is posted or being read */
     bool quit;
     int result;
+    pthread_t caller;   /* the thread that reads the reference */
+    bool ref_busy;      /* the caller is reading the reference */
+    bool kicked_caller; /* this job failed and interrupted the caller's read */
 };
 
 static void on_sigusr1(int sig)
@@ -32,6 +35,19 @@ int pair_reader_signal_setup(void)
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0; /* no SA_RESTART: the read returns EINTR */
     return sigaction(SIGUSR1, &sa, NULL) ? -errno : 0;
+}
+
+/* Waits on pr->cond (pr->lock held) for at most 20 ms. */
+static void wait_a_little(PairReader *pr)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += 20 * 1000 * 1000;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&pr->cond, &pr->lock, &t);
 }
 
 static void *reader_main(void *arg)
@@ -55,6 +71,15 @@ static void *reader_main(void *arg)
         pr->pic = NULL;
         pr->busy = false;
         pthread_cond_broadcast(&pr->cond);
+        /* Both inputs may come from one writer that now waits for this
+         * input to be drained before it writes the reference's next bytes:
+         * the caller's read would wait forever. Interrupt it, again and
+         * again, since one signal may come just before the read begins. */
+        while (r < 0 && pr->ref_busy && !pr->pic && !pr->quit) {
+            pr->kicked_caller = true;
+            pthread_kill(pr->caller, SIGUSR1);
+            wait_a_little(pr);
+        }
     }
     pthread_mutex_unlock(&pr->lock);
     return NULL;
@@ -97,29 +122,36 @@ void pair_read(PairReader *pr, InputContext *ref, VmafPicture *ref_pic, InputCon
     pthread_mutex_lock(&pr->lock);
     pr->pic = dist_pic;
     pr->busy = true;
+    pr->caller = pthread_self();
+    pr->ref_busy = true;
+    pr->kicked_caller = false;
     pthread_cond_broadcast(&pr->cond);
     pthread_mutex_unlock(&pr->lock);
 
     r[0] = input_read_frame(ref, ref_pic);
 
     pthread_mutex_lock(&pr->lock);
+    pr->ref_busy = false;
+    pthread_cond_broadcast(&pr->cond);
+    bool kicked = false;
     while (pr->busy) {
-        if (*pr->interrupted) {
-            /* Its read may be blocked on a stalled pipe: interrupt it,
-             * again and again, since one signal may come just before the
-             * read begins. */
+        if (*pr->interrupted || r[0] < 0) {
+            /* Its read may be blocked on a stalled pipe, or on one whose
+             * writer waits for the failed reference to be drained:
+             * interrupt it, again and again, since one signal may come
+             * just before the read begins. */
+            kicked = r[0] < 0;
             pthread_kill(pr->thread, SIGUSR1);
         }
-        struct timespec t;
-        clock_gettime(CLOCK_REALTIME, &t);
-        t.tv_nsec += 20 * 1000 * 1000;
-        if (t.tv_nsec >= 1000000000L) {
-            t.tv_sec++;
-            t.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&pr->cond, &pr->lock, &t);
+        wait_a_little(pr);
     }
     r[1] = pr->result;
+    /* The input that failed first has the reason; the other's read was
+     * interrupted on its account. */
+    if (pr->kicked_caller && r[0] < 0 && r[1] < 0)
+        r[0] = -ECANCELED;
+    else if (kicked && r[1] < 0)
+        r[1] = -ECANCELED;
     pthread_mutex_unlock(&pr->lock);
 }
 

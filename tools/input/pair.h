@@ -11,7 +11,13 @@
  * installs a handler without SA_RESTART (pair_reader_signal_setup). While
  * the caller waits for the thread and *interrupted is set, it sends the
  * thread SIGUSR1 every 20 ms, so that a read blocked on a stalled pipe
- * returns EINTR and the run can end. */
+ * returns EINTR and the run can end.
+ *
+ * A failed input: both pipes may be fed by one writer, which then waits for
+ * the failed input to be drained and never writes what the other read waits
+ * for. So when one read fails, the other is interrupted the same way (the
+ * thread signals the caller, the caller the thread) and the run ends with
+ * the first failure's reason. */
 #ifndef VMAF_TOOLS_INPUT_PAIR_H
 #define VMAF_TOOLS_INPUT_PAIR_H
 
@@ -30,7 +36,8 @@ int pair_reader_start(PairReader **pr, InputContext *dist, volatile sig_atomic_t
 /* Reads one frame of each input, the reference in the calling thread and
  * the distorted input in pr's thread (pr NULL: one after the other, and
  * the distorted input not at all after a reference error). r[0] and r[1]
- * are input_read_frame's results. */
+ * are input_read_frame's results, except -ECANCELED for a read interrupted
+ * because the other input failed: that one's err holds the reason. */
 void pair_read(PairReader *pr, InputContext *ref, VmafPicture *ref_pic, InputContext *dist,
                VmafPicture *dist_pic, int r[2]);
 
