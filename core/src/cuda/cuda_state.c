@@ -23,7 +23,6 @@
 #include "cuda/cuda_state.h"
 #include "log.h"
 #include "picture_internal.h"
-#include "thread_pool.h"
 #include "util/team.h"
 
 /* Driver API version whose signatures the typedefs in cuda_state.h follow. */
