@@ -383,16 +383,26 @@ static int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, ch
         return 0;
     VmafCudaState *cu = NULL;
     VmafCudaConfiguration ccfg = { .cu_ctx = NULL };
+    /* With --backend auto, finding no GPU is an answer, not a problem: the
+     * library's warning is left out and one line below says it; --backend
+     * cuda shows the library's reason. */
+    if (c->backend == CLI_BACKEND_AUTO)
+        set_library_log_level(VMAF_LOG_LEVEL_ERROR);
     int err = vmaf_cuda_state_init(&cu, ccfg);
+    if (c->backend == CLI_BACKEND_AUTO)
+        set_library_log_level(c->quiet ? VMAF_LOG_LEVEL_ERROR : VMAF_LOG_LEVEL_WARNING);
     if (!err)
         err = vmaf_cuda_import_state(vmaf, cu);
     if (err) {
-        const char *why = err == -ENODEV ? "no usable CUDA device, or a build without CUDA"
-                                         : strerror(-err);
         if (c->backend == CLI_BACKEND_CUDA)
             return report(VMAF_EXIT_GPU, "CUDA backend unavailable (--backend cuda): %s; use "
-                          "--backend cpu or auto", why);
-        snprintf(note, note_sz, "vmaf: backend: cpu (CUDA not used: %s)", why);
+                          "--backend cpu or auto",
+                          err == -ENODEV ? "no usable CUDA device (the reason is above)"
+                                         : strerror(-err));
+        snprintf(note, note_sz, "vmaf: backend: cpu (CUDA not used: %s)",
+                 err == -ENODEV ? "no usable CUDA device, no NVIDIA driver, or a build without "
+                                  "CUDA; --backend cuda says which"
+                                : strerror(-err));
         return 0;
     }
     *cuda = true;
@@ -645,6 +655,15 @@ int main(int argc, char *argv[])
             goto end;
         }
         err = vmaf_read_pictures(vmaf, &pr, &pd, idx);
+        if (err == -ENODEV) {
+            /* A GPU extractor asked for by name (float_ssim_cuda) with no
+             * usable GPU: a GPU problem, not a scoring one. */
+            status = report(VMAF_EXIT_GPU, "scoring failed (frame %u): a GPU feature has no "
+                            "usable CUDA device (see above); ask for the CPU feature "
+                            "(float_ssim: --backend picks its GPU twin when one is usable)",
+                            idx);
+            goto end;
+        }
         if (err) {
             status = report(VMAF_EXIT_SCORING, "scoring failed (frame %u): %s (see the "
                             "library's reason above)", idx,

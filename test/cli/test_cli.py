@@ -246,7 +246,14 @@ def test_reports(tmp):
     rc, so, se = run(base + ["--backend", "cpu", "--json", "-o", out])
     check(rc == 0 and "backend" not in se, f"--backend cpu: {rc} {se!r}")
     rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim"])
-    check(rc == 0 and se.count("vmaf: backend: ") == 1, f"--backend auto says once: {se!r}")
+    check(rc == 0 and se.count("vmaf: backend: ") == 1 and "libvmaf: warning" not in se,
+          f"--backend auto says once, in one line: {se!r}")
+    # The GPU twin by name: scores on a GPU; without one, a GPU error (exit 6)
+    # at once; unknown in a build without CUDA.
+    rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim_cuda", "-q"])
+    check(rc == 0 or (rc == EXIT["gpu"] and "GPU feature" in se) or
+          (rc == EXIT["usage"] and "unknown feature" in se),
+          f"--feature float_ssim_cuda: {rc} {se!r}")
     rc, so, se = run(base + ["--backend", "cuda", "--json", "-o", out])
     if rc != 0:
         check(rc == EXIT["gpu"] and "--backend cuda" in se and ERROR_LINE.match(se.strip().splitlines()[-1]),

@@ -8,6 +8,7 @@
  * caller's CUcontext) is reached through cudart's entry-point lookup for
  * the same reason.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -132,6 +133,16 @@ static int check_kernels(struct VmafCudaState *s, int major, int minor)
     return -ENODEV;
 }
 
+/* Whether the NVIDIA driver's library can be loaded at all. */
+static bool driver_installed(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!h)
+        return false;
+    dlclose(h);
+    return true;
+}
+
 int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
 {
     if (!cu_state)
@@ -143,9 +154,16 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
     if (e != cudaSuccess || count <= 0) {
         (void)vmaf_cuda_errno(e);
         /* A warning, not an error: probing for a GPU and finding none is
-         * normal (the CLI's --backend auto, FFmpeg builds on CPU hosts). */
-        vmaf_warning("cuda: no usable CUDA device (%s)",
-                     e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
+         * normal (the CLI's --backend auto, FFmpeg builds on CPU hosts).
+         * cudart reports a missing driver as one too old for it: say which
+         * it is, since "update the driver" is the wrong advice for a
+         * machine that has none. */
+        if (e == cudaErrorInsufficientDriver && !driver_installed())
+            vmaf_warning("cuda: no usable CUDA device (no NVIDIA driver: libcuda.so.1 cannot "
+                         "be loaded)");
+        else
+            vmaf_warning("cuda: no usable CUDA device (%s)",
+                         e != cudaSuccess ? cudaGetErrorString(e) : "no device found");
         return -ENODEV;
     }
 
