@@ -644,6 +644,10 @@ int cli_parse(int argc, char *const argv[], CliSettings *s, char *err, size_t er
         m->name = "vmaf";
         m->is_default = true;
     }
+    /* Reading every frame to compute nothing is never what was meant. */
+    if (!s->model_cnt && !s->feature_cnt)
+        return fail(err, err_sz, "vmaf: nothing to compute (-n and no --feature): add "
+                    "--feature NAME (float_ssim) or a model with -m");
     for (unsigned i = 0; i < s->model_cnt; i++)
         for (unsigned j = i + 1; j < s->model_cnt; j++)
             if (!strcmp(s->model[i].name, s->model[j].name))

@@ -114,6 +114,7 @@ static void test_parser(void)
     CHECK(strstr(cli_usage(), "--frame_skip_dist") && strstr(cli_usage(), "--backend"), "usage");
 
     expect_usage("not abbreviated", "--th=foosoxe", NULL);
+    expect_usage("nothing to compute", "-r", "a", "-d", "b", "-n", NULL);
     expect_usage("did you mean --threads", "-r", "a", "-d", "b", "--thread", "2", NULL);
     expect_usage("unknown option (--frobnicate)", "--frobnicate", NULL);
     expect_usage("unknown option (-x", "-x", NULL);
