@@ -8,9 +8,17 @@
 #ifndef LIBVMAF_SRC_FEATURE_SSIM_SSIM_H
 #define LIBVMAF_SRC_FEATURE_SSIM_SSIM_H
 
+#include <float.h>
 #include <stddef.h>
 
 #include "feature/ssim/ssim_geometry.h"
+
+/* Every f32 operation must round to f32, and every f64 one to f64: a
+ * compiler that keeps wider intermediates (x87) would give other scores
+ * without a word, so such a build stops here. */
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "float_ssim needs FLT_EVAL_METHOD == 0 (on 32-bit x86: -msse2 -mfpmath=sse)"
+#endif
 
 /* The Gaussian window taps, used both horizontally and vertically. */
 extern const float vmaf_ssim_gauss[SSIM_WINDOW];
