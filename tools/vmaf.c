@@ -206,6 +206,36 @@ typedef struct LoadedModel {
     const char *label;
 } LoadedModel;
 
+/* Copies each distinct line of `f` to stderr once, in order. */
+static void show_distinct_lines(FILE *f)
+{
+    rewind(f);
+    char **seen = NULL;
+    size_t n = 0, cap = 0, len = 0;
+    char *line = NULL;
+    while (getline(&line, &len, f) > 0) {
+        bool dup = false;
+        for (size_t i = 0; i < n && !dup; i++)
+            dup = !strcmp(seen[i], line);
+        if (dup)
+            continue;
+        fputs(line, stderr);
+        if (n == cap) {
+            char **more = realloc(seen, (cap ? cap * 2 : 8) * sizeof(*seen));
+            if (!more)
+                continue;
+            seen = more;
+            cap = cap ? cap * 2 : 8;
+        }
+        if ((seen[n] = strdup(line)))
+            n++;
+    }
+    free(line);
+    for (size_t i = 0; i < n; i++)
+        free(seen[i]);
+    free(seen);
+}
+
 static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel level)
 {
     VmafModelConfig cfg = { .name = m->name, .flags = m->flags };
@@ -230,6 +260,16 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
             lm->model = first;
     }
     if (err) {
+        /* A reason both loaders share (a JSON syntax error) would be shown
+         * twice: their lines are collected and each distinct one shown. */
+        FILE *cap = tmpfile();
+        const int saved = cap ? dup(STDERR_FILENO) : -1;
+        fflush(stderr);
+        if (saved >= 0 && dup2(fileno(cap), STDERR_FILENO) < 0) {
+            close(saved);
+            fclose(cap);
+            cap = NULL;
+        }
         set_library_log_level(level < VMAF_LOG_LEVEL_ERROR ? level : VMAF_LOG_LEVEL_ERROR);
         VmafModel *again = NULL;
         VmafModelCollection *again_mc = NULL;
@@ -243,6 +283,13 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
                                                                 m->path))) {
             vmaf_model_collection_destroy(again_mc);
             vmaf_model_destroy(again);
+        }
+        if (cap && saved >= 0) {
+            fflush(stderr);
+            dup2(saved, STDERR_FILENO);
+            close(saved);
+            show_distinct_lines(cap);
+            fclose(cap);
         }
     }
     set_library_log_level(level);
