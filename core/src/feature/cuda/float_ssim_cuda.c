@@ -575,12 +575,8 @@ static int collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
         if (sl->state == SLOT_SUBMITTED) {
             if (!wait) {
                 const cudaError_t q = cudaEventQuery(sl->done);
-                if (q == cudaErrorNotReady) {
-                    /* A status, not a failure: leave no trace of it for the
-                     * next launch's check. */
-                    (void)cudaGetLastError();
+                if (q == cudaErrorNotReady)
                     break;
-                }
                 if (q != cudaSuccess) {
                     err = fail(st, q, "the kernels", sl->index);
                     break;

@@ -19,22 +19,11 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda/launch_status.cuh"
 #include "feature/cuda/seq_sum_cuda.h"
 #include "feature/seq_sum.h"
 
 namespace {
-
-/* The status of a <<<>>> launch: cudaGetLastError() right after it, with
- * any older error left unread on the thread cleared first so that it
- * cannot be taken for this launch's (a sticky error still fails the
- * launch itself). */
-template <typename Launch>
-cudaError_t launched(Launch launch)
-{
-    (void)cudaGetLastError();
-    launch();
-    return cudaGetLastError();
-}
 
 constexpr int L = VMAF_CUDA_SEQ_SUM_CHUNK;
 constexpr int PER_LANE = L / 32;

@@ -49,6 +49,7 @@
 #include <type_traits>
 
 #include "cuda/cuda_kernels.h"
+#include "cuda/launch_status.cuh"
 #include "feature/cuda/float_ssim_cuda_kernels.h"
 
 namespace {
@@ -1602,19 +1603,6 @@ __global__ void k_sqrt_check(unsigned long long *__restrict__ bad, float *__rest
             first[2] = want;
         }
     }
-}
-
-/* The status of a <<<>>> launch: cudaGetLastError() right after it. That
- * also returns an older error left unread on the thread (a failed
- * allocation of the caller's, say), which would fail a frame that had
- * nothing wrong with it: clear it first. A sticky error is not lost by
- * this; it fails the launch itself. */
-template <typename Launch>
-cudaError_t launched(Launch launch)
-{
-    (void)cudaGetLastError();
-    launch();
-    return cudaGetLastError();
 }
 
 /* Runs a check kernel (launch(bad, first)) on zeroed device counters and
