@@ -318,6 +318,17 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
 }
 
 /* `fmt` is one of the conversions cli_parse builds (%.6f, %.17g, %.Nf). */
+/* The name a feature's score is stored under: a GPU twin ("float_ssim_cuda")
+ * writes the outputs of the extractor it stands in for ("float_ssim"). */
+static const char *summary_name(const char *feature, char *buf, size_t n)
+{
+    static const char twin[] = "_cuda";
+    const size_t len = strlen(feature), t = sizeof(twin) - 1;
+    const size_t keep = len > t && !strcmp(feature + len - t, twin) ? len - t : len;
+    snprintf(buf, n, "%.*s", (int)keep, feature);
+    return buf;
+}
+
 static void put_score(FILE *f, const char *fmt, double v)
 {
 #if defined(__GNUC__)
@@ -780,18 +791,20 @@ int main(int argc, char *argv[])
     }
     for (unsigned i = 0; sum && i < c.feature_cnt; i++) {
         double score;
-        /* A feature given twice has one score under its name: one line. */
+        char name[128], other[128];
+        summary_name(c.feature[i].name, name, sizeof(name));
+        /* A feature given twice (or as itself and as its GPU twin) has one
+         * score under its name: one line. */
         bool seen = false;
         for (unsigned j = 0; j < i && !seen; j++)
-            seen = !strcmp(c.feature[j].name, c.feature[i].name);
+            seen = !strcmp(summary_name(c.feature[j].name, other, sizeof(other)), name);
         if (seen)
             continue;
         /* Features whose output is named differently from the extractor
          * are in the report only. */
-        if (vmaf_feature_score_pooled(vmaf, c.feature[i].name, VMAF_POOL_METHOD_MEAN, &score, 0,
-                                      idx - 1))
+        if (vmaf_feature_score_pooled(vmaf, name, VMAF_POOL_METHOD_MEAN, &score, 0, idx - 1))
             continue;
-        fprintf(sum, "%s: ", c.feature[i].name);
+        fprintf(sum, "%s: ", name);
         put_score(sum, c.precision_fmt, score);
         fputc('\n', sum);
     }

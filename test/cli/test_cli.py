@@ -250,10 +250,17 @@ def test_reports(tmp):
           f"--backend auto says once, in one line: {se!r}")
     # The GPU twin by name: scores on a GPU; without one, a GPU error (exit 6)
     # at once; unknown in a build without CUDA.
-    rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim_cuda", "-q"])
+    # Its summary line carries the name its scores are stored under.
+    rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim_cuda"])
     check(rc == 0 or (rc == EXIT["gpu"] and "GPU feature" in se) or
           (rc == EXIT["usage"] and "unknown feature" in se),
           f"--feature float_ssim_cuda: {rc} {se!r}")
+    if rc == 0:
+        rc2, so2, _ = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "--backend", "cpu"])
+        lines = [l for l in so.splitlines() if l.startswith("float_ssim")]
+        check(rc2 == 0 and lines == [l for l in so2.splitlines() if l.startswith("float_ssim")]
+              and len(lines) == 1,
+              f"--feature float_ssim_cuda summary: {so!r} vs the CPU's {so2!r}")
     rc, so, se = run(base + ["--backend", "cuda", "--json", "-o", out])
     if rc != 0:
         check(rc == EXIT["gpu"] and "--backend cuda" in se and ERROR_LINE.match(se.strip().splitlines()[-1]),
