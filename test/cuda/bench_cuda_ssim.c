@@ -11,6 +11,7 @@
  *        also the l, c and s means, as enable_lcs asks)
  *        bench_cuda_ssim frames redo   (only the cost of the sequential redo:
  *        end to end with every frame's mean summed in the CPU's order)
+ *        bench_cuda_ssim frames scales (only the table of explicit scales)
  */
 #include <math.h>
 #include <stdbool.h>
@@ -413,6 +414,31 @@ static void redo_table(int frames)
     }
 }
 
+/* Every explicit scale at 1080p and 4K, GPU time only (the decimation's
+ * share in brackets), each checked against the CPU on input pair 0. */
+static void scales_table(VmafCudaState *cu, int frames)
+{
+    static const unsigned sizes[][2] = {{1920, 1080}, {3840, 2160}};
+    printf("explicit scales, GPU us a frame (decimation):\n");
+    for (int si = 0; si < 2; si++)
+        for (unsigned bpc = 8; bpc <= 10; bpc += 2) {
+            const unsigned w = sizes[si][0], h = sizes[si][1];
+            VmafPicture ref[ROT], dist[ROT];
+            if (make_inputs(ref, dist, w, h, bpc))
+                exit(1);
+            printf("  %ux%u %2u-bit:", w, h, bpc);
+            for (int s = 2; s <= 10; s++) {
+                double dus = 0, sc = 0, c = 0;
+                const double g = gpu_time(cu, ref, dist, s, 0, frames, -1, &dus, NULL, &sc, NULL);
+                (void)cpu_time(ref, dist, s, 1, &c);
+                /* '!' marks a score that is not the CPU's */
+                printf(" s%d %.1f (%.1f)%s", s, g, dus, isnan(sc) || sc == c ? "" : "!");
+            }
+            printf("\n");
+            free_inputs(ref, dist);
+        }
+}
+
 int main(int argc, char **argv)
 {
     const int frames = argc > 1 ? atoi(argv[1]) : 200;
@@ -420,6 +446,11 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc == 6 || argc == 7)
         return one_case(cu, frames, argv);
+    if (argc == 3 && !strcmp(argv[2], "scales")) {
+        scales_table(cu, frames);
+        vmaf_cuda_state_free(cu);
+        return 0;
+    }
     if (argc == 3 && !strcmp(argv[2], "redo")) {
         redo_table(frames);
         vmaf_cuda_state_free(cu);
@@ -484,6 +515,7 @@ int main(int argc, char **argv)
             free_inputs(ref, dist);
         }
     }
+    scales_table(cu, frames);
     redo_table(frames < 40 ? frames : 40);
     vmaf_cuda_state_free(cu);
     return 0;

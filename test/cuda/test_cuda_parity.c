@@ -441,6 +441,14 @@ int main(int argc, char **argv)
         {2560, 1440, 10, 0, true, false, false, 2, 4, MEM_DEVICE_ODD, 2},
         {1281, 721, 16, 0, false, false, false, 3, 4, MEM_DEVICE, 2},
         {4608, 4610, 8, 0, false, false, false, 2, 4, MEM_PINNED, 1},
+        /* Scale 2 by vectors of 8 samples: even and odd sizes (the last
+         * vector passing the row's end), every depth, and rows that allow
+         * no aligned load (the generic kernel). */
+        {3840, 2160, 8, 2, true, false, false, 2, 4, MEM_DEVICE, 2},
+        {1921, 1081, 10, 2, false, false, false, 2, 4, MEM_PINNED, 2},
+        {1283, 723, 12, 2, true, false, false, 3, 4, MEM_HOST, 2},
+        {1918, 1079, 16, 2, false, false, false, 2, 3, MEM_DEVICE, 2},
+        {3841, 2161, 8, 2, false, false, false, 2, 4, MEM_DEVICE_ODD, 1},
         {333, 227, 8, 0, true, false, false, 1, 1, MEM_HOST, 2},     /* flat vs flat */
         {333, 227, 10, 2, true, true, false, 2, -1, MEM_DEVICE, 2}, /* identical, inf dB */
         {333, 227, 12, 3, true, true, true, 2, -1, MEM_PINNED, 2},  /* identical, clipped */
