@@ -497,6 +497,47 @@ static void test_name_collision(void)
     vmaf_close(v);
 }
 
+/* Model scores the caller imported under the model's name, with none of
+ * the model's features: read and pooled as they are, as libvmaf v3 does.
+ * With the features there, the model predicts, and a different score
+ * stored under its name is refused. */
+static void test_imported_model_scores(void)
+{
+    VmafContext *v;
+    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_ERROR};
+    if (vmaf_init(&v, cfg))
+        exit(1);
+    VmafModel *m = NULL;
+    CHECK(!vmaf_model_load(&m, NULL, "vmaf_v0.6.1"), "load");
+    if (!m) {
+        vmaf_close(v);
+        return;
+    }
+    for (unsigned i = 0; i < 3; i++)
+        CHECK(!vmaf_import_feature_score(v, "vmaf", 50.0 + i, i), "import");
+    Capture c;
+    double s = 0, mean = 0;
+    capture_begin(&c);
+    const int e1 = vmaf_score_at_index(v, m, &s, 1);
+    const int e2 = vmaf_score_pooled(v, m, VMAF_POOL_METHOD_MEAN, &mean, 0, 2);
+    capture_end(&c);
+    CHECK(!e1 && !e2 && capture_lines(&c) == 0, "imported model scores: %d %d, log: %s", e1, e2,
+          c.text);
+    same("imported model score", s, 51.0);
+    same("mean of imported model scores", mean, 51.0);
+    vmaf_close(v);
+
+    v = context_with_p01();
+    CHECK(!vmaf_import_feature_score(v, "vmaf", 1.0, 0), "import");
+    capture_begin(&c);
+    const int e3 = vmaf_score_at_index(v, m, &s, 0);
+    capture_end(&c);
+    CHECK(e3 == -EINVAL && strstr(c.text, "already has another score"),
+          "features and a different stored score: %d, log: %s", e3, c.text);
+    vmaf_model_destroy(m);
+    vmaf_close(v);
+}
+
 /* A collection overload refused at a later member changes no member. */
 static void test_collection_overload_atomic(void)
 {
@@ -541,6 +582,7 @@ int main(void)
     test_subsample_and_range();
     test_option_names();
     test_name_collision();
+    test_imported_model_scores();
     test_collection_overload_atomic();
     printf("model api: %d failures\n", fails);
     return fails ? 1 : 0;

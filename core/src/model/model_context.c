@@ -277,6 +277,16 @@ int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model, double *score, unsi
         return -EINVAL;
     }
     double s;
+    /* Without all its features, a score stored under the model's name is the
+     * answer, as in libvmaf v3: model scores the caller imported (or this
+     * model's earlier prediction). With them, the model predicts, and a
+     * different score already stored under its name is refused (another
+     * model of the same name, or a feature's). */
+    if (!vmaf_model_features_present(model, vmaf->fc, index) &&
+        !vmaf_feature_collector_get(vmaf->fc, model->name, &s, index)) {
+        *score = s;
+        return 0;
+    }
     int err = vmaf_model_predict(model, vmaf->fc, index, 0, &s);
     if (err)
         return err;

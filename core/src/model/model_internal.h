@@ -114,6 +114,9 @@ int vmaf_model_store_score(VmafFeatureCollector *fc, const char *name, double va
 int vmaf_model_predict(const VmafModel *model, VmafFeatureCollector *fc, unsigned index,
                        uint64_t flags, double *score);
 
+/* Whether every feature the model reads has a score at index (silent). */
+bool vmaf_model_features_present(const VmafModel *m, VmafFeatureCollector *fc, unsigned index);
+
 /* The same steps after the SVM, exposed for the bootstrap statistics. */
 void vmaf_model_transform(const VmafModel *model, double *score, uint64_t flags);
 void vmaf_model_clip(const VmafModel *model, double *score, uint64_t flags);

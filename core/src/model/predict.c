@@ -20,12 +20,13 @@
  * file uses, or else under the extractor's feature name (what this
  * library's extractors emit). */
 static int get_feature(const VmafModel *m, const VmafModelFeature *f, VmafFeatureCollector *fc,
-                       unsigned index, double *v)
+                       unsigned index, double *v, bool quiet)
 {
     if (f->lookup) {
         if (!vmaf_feature_collector_get(fc, f->lookup, v, index))
             return 0;
-        vmaf_error("model %s: no score of feature %s at frame %u (%s with the model's options "
+        if (!quiet)
+            vmaf_error("model %s: no score of feature %s at frame %u (%s with the model's options "
                    "for it); import it under that name or use the model's features",
                    m->name, f->lookup, index, f->name);
         return -EINVAL;
@@ -34,6 +35,8 @@ static int get_feature(const VmafModel *m, const VmafModelFeature *f, VmafFeatur
         return 0;
     if (strcmp(f->name, f->feature) && !vmaf_feature_collector_get(fc, f->feature, v, index))
         return 0;
+    if (quiet)
+        return -EINVAL;
     if (strcmp(f->name, f->feature))
         vmaf_error("model %s: no score of feature %s (or %s) at frame %u; use the model's "
                    "features or import their scores before predicting",
@@ -44,6 +47,16 @@ static int get_feature(const VmafModel *m, const VmafModelFeature *f, VmafFeatur
     return -EINVAL;
 }
 
+bool vmaf_model_features_present(const VmafModel *m, VmafFeatureCollector *fc, unsigned index)
+{
+    for (unsigned i = 0; i < m->n_features; i++) {
+        double v;
+        if (get_feature(m, &m->feature[i], fc, index, &v, true))
+            return false;
+    }
+    return true;
+}
+
 /* The SVM's prediction, rescaled back to the score's range. */
 static int predict_raw(const VmafModel *m, VmafFeatureCollector *fc, unsigned index,
                        double *out)
@@ -52,7 +65,7 @@ static int predict_raw(const VmafModel *m, VmafFeatureCollector *fc, unsigned in
     for (unsigned i = 0; i < m->n_features; i++) {
         const VmafModelFeature *f = &m->feature[i];
         double v;
-        int err = get_feature(m, f, fc, index, &v);
+        int err = get_feature(m, f, fc, index, &v, false);
         if (err)
             return err;
         if (m->norm == VMAF_MODEL_NORM_LINEAR_RESCALE)
