@@ -51,11 +51,15 @@ int vmaf_init(VmafContext **out, VmafConfiguration cfg)
         vmaf_error("vmaf_init: log level %d is out of range 0..4", (int)cfg.log_level);
         return -EINVAL;
     }
-    if (cfg.n_threads > 1024) {
-        vmaf_error("vmaf_init: %u threads requested; at most 1024 are supported", cfg.n_threads);
-        return -EINVAL;
-    }
     vmaf_log_set_level(cfg.log_level);
+    /* More workers than frames in flight could use only cost memory; a
+     * consumer passing a large count through (FFmpeg takes any int) still
+     * gets a context, as with libvmaf. */
+    if (cfg.n_threads > 1024) {
+        vmaf_warning("vmaf_init: %u threads requested; using 1024, the most supported",
+                     cfg.n_threads);
+        cfg.n_threads = 1024;
+    }
     vmaf_cpu_set_disabled(cfg.cpumask);
     VmafContext *vmaf = calloc(1, sizeof(*vmaf));
     if (!vmaf) {
