@@ -468,8 +468,8 @@ static void frame_job(void *arg)
         if (err)
             vmaf_context_set_error(job->vmaf, err);
     }
-    vmaf_picture_unref(&job->ref);
-    vmaf_picture_unref(&job->dist);
+    vmaf_cuda_pool_unhold(&job->ref);
+    vmaf_cuda_pool_unhold(&job->dist);
     free(job);
 }
 
@@ -628,13 +628,15 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
         } else {
             job->vmaf = vmaf;
             job->index = index;
-            vmaf_picture_ref(&job->ref, cref);
-            vmaf_picture_ref(&job->dist, cdist);
+            /* Held as the library's: a fetch from a dry pool waits for
+             * these (cuda_internal.h). */
+            vmaf_cuda_pool_hold(&job->ref, cref);
+            vmaf_cuda_pool_hold(&job->dist, cdist);
             err = vmaf_thread_pool_enqueue(vmaf->pool, frame_job, job);
             if (err) {
                 vmaf_error("frame %u: out of memory queueing the frame", index);
-                vmaf_picture_unref(&job->ref);
-                vmaf_picture_unref(&job->dist);
+                vmaf_cuda_pool_unhold(&job->ref);
+                vmaf_cuda_pool_unhold(&job->dist);
                 free(job);
             }
         }
@@ -692,13 +694,7 @@ int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, u
     } else {
         err = read_pair(vmaf, ref, dist, index);
     }
-    /* The context owns both references, on success and on failure. A
-     * pooled picture is the library's from here until its frame is scored,
-     * which tells a fetch from a dry pool whether to wait for it. */
-    if (vmaf->cuda_pool) {
-        vmaf_cuda_pool_handed_in(vmaf, ref);
-        vmaf_cuda_pool_handed_in(vmaf, dist);
-    }
+    /* The context owns both references, on success and on failure. */
     if (ref && ref->ref)
         vmaf_picture_unref(ref);
     if (dist && dist->ref)

@@ -72,7 +72,7 @@ static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, i
     SsimCudaConsts k;
     vmaf_ssim_cuda_consts(&k);
     SsimCudaPlan p;
-    vmaf_ssim_cuda_plan(&p, w, h, bpc, scale, lcs, cu->sm_count, cu->cc_major, &k);
+    vmaf_ssim_cuda_plan(&p, w, h, bpc, scale, lcs, cu->sm_count, cu->pdl, &k);
     if (shape >= 0 && vmaf_ssim_cuda_plan_override(&p, shape)) {
         fprintf(stderr, "no launch shape %d\n", shape);
         exit(1);

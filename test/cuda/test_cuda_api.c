@@ -358,6 +358,65 @@ static void caller_holds_pool(enum VmafCudaPicturePreallocationMethod m, unsigne
     vmaf_close(ctx);
 }
 
+/* The caller keeps a reference of its own to every picture it hands in,
+ * until the pool is dry. Those pictures come back only when the caller lets
+ * go, so a fetch must answer -EBUSY once the library's own frames are done
+ * (it used to wait for ever), and succeed after one reference is dropped. */
+static void caller_keeps_handed_in(enum VmafCudaPicturePreallocationMethod m, unsigned threads,
+                                   const char *what)
+{
+    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = threads,
+                             .gpumask = threads ? 1 : 0};
+    VmafContext *ctx = new_context_cfg(cfg, true, "float_ssim");
+    VmafCudaPictureConfiguration pc = {
+        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+        .pic_prealloc_method = m,
+    };
+    int err = vmaf_cuda_preallocate_pictures(ctx, pc);
+    CHECK(!err, "%s: pool (%d)", what, err);
+    VmafPicture kept[POOL_PICTURES];
+    unsigned nk = 0, frames = 0;
+    signal(SIGALRM, hung);
+    alarm(60);
+    while (!err && frames < POOL_PICTURES / 2) {
+        VmafPicture cur[2];
+        err = fetch_pair(ctx, m, frames, cur, what);
+        if (err)
+            break;
+        vmaf_picture_ref(&kept[nk++], &cur[0]);
+        vmaf_picture_ref(&kept[nk++], &cur[1]);
+        err = vmaf_read_pictures(ctx, &cur[0], &cur[1], frames);
+        CHECK(!err, "%s: frame %u (%d)", what, frames, err);
+        frames += !err;
+    }
+    if (!err) {
+        VmafPicture extra;
+        err = vmaf_cuda_fetch_preallocated_picture(ctx, &extra);
+        CHECK(err == -EBUSY, "%s: fetch with every picture kept by the caller gave %d, want "
+              "-EBUSY", what, err);
+        if (!err)
+            vmaf_picture_unref(&extra);
+        vmaf_picture_unref(&kept[--nk]);
+        err = vmaf_cuda_fetch_preallocated_picture(ctx, &extra);
+        CHECK(!err, "%s: fetch after dropping a kept reference (%d)", what, err);
+        if (!err)
+            vmaf_picture_unref(&extra);
+    }
+    alarm(0);
+    while (nk)
+        vmaf_picture_unref(&kept[--nk]);
+    CHECK(!vmaf_read_pictures(ctx, NULL, NULL, 0), "%s: flush", what);
+    for (unsigned f = 0; f < frames; f++)
+        for (int q = 0; q < 4; q++) {
+            double v = NAN;
+            const int e = vmaf_feature_score_at_index(ctx, feats[q], &v, f);
+            CHECK(!e && !memcmp(&v, &cpu_score[f][q], sizeof(v)),
+                  "%s: frame %u %s: %.17g, CPU %.17g (%d)", what, f, feats[q], v,
+                  cpu_score[f][q], e);
+        }
+    vmaf_close(ctx);
+}
+
 /* A context the caller created itself, not the primary one (FFmpeg's
  * default: cuCtxCreate, then popped). The driver's functions are taken by
  * their versioned names from the driver library cudart already loaded:
@@ -500,6 +559,10 @@ int main(void)
                       "every device pool picture held, after frames");
     caller_holds_pool(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED, 2, FRAMES,
                       "every pinned pool picture held, CPU workers");
+    caller_keeps_handed_in(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, 0,
+                           "device pool, caller keeps what it hands in");
+    caller_keeps_handed_in(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED, 2,
+                           "pinned pool, caller keeps what it hands in, CPU workers");
 
     /* Repeated setup and teardown must give all device memory back. */
     size_t free0 = 0, free1 = 0, total = 0;

@@ -15,11 +15,14 @@ void vmaf_cuda_state_free(struct VmafCudaState *s);
  * when their last reference goes). NULL is a no-op. */
 void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p);
 
-/* Notes that vmaf_read_pictures() took a picture of the context's
- * preallocated pool: from then on the library, not the caller, holds it
- * until its frame is scored. Any other picture is ignored. */
-struct VmafContext;
-void vmaf_cuda_pool_handed_in(struct VmafContext *vmaf, const VmafPicture *pic);
+/* The library's own references to a picture of a preallocated pool (a
+ * queued CPU frame's): vmaf_cuda_pool_hold() after taking one,
+ * vmaf_cuda_pool_unhold() in place of dropping it. A fetch from a dry pool
+ * waits only while such references exist, since only they come back
+ * without the caller; references the caller keeps never count. Any other
+ * picture is referenced and unreferenced plainly. */
+void vmaf_cuda_pool_hold(VmafPicture *dst, const VmafPicture *src);
+void vmaf_cuda_pool_unhold(VmafPicture *pic);
 
 /* Copies the luma plane of a device picture into a host picture of the
  * same format (chroma left unset), for CPU extractors that run beside the

@@ -15,8 +15,11 @@ extern "C" {
  * code for the device's architecture nor PTX it can compile,
  * cudaErrorUnsupportedPtxVersion when the driver is older than the PTX).
  * Every kernel is compiled for the same architectures, so one stands for
- * all. The error is left for the caller to consume. */
-cudaError_t vmaf_cuda_kernels_loadable(void);
+ * all. On success *ptx_arch is the virtual architecture the loaded code
+ * was compiled for (90 for compute_90): below 90 the kernels hold no
+ * programmatic-dependent-launch wait, whatever the device. The error is
+ * left for the caller to consume. */
+cudaError_t vmaf_cuda_kernels_loadable(int *ptx_arch);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 
 #include "cuda/cuda_internal.h"
 #include "log.h"
+#include "picture_internal.h"
 
 int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
 {
@@ -52,10 +53,14 @@ void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p)
     (void)p;
 }
 
-void vmaf_cuda_pool_handed_in(struct VmafContext *vmaf, const VmafPicture *pic)
+void vmaf_cuda_pool_hold(VmafPicture *dst, const VmafPicture *src)
 {
-    (void)vmaf;
-    (void)pic;
+    vmaf_picture_ref(dst, src);
+}
+
+void vmaf_cuda_pool_unhold(VmafPicture *pic)
+{
+    vmaf_picture_unref(pic);
 }
 
 int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host)

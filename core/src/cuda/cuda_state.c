@@ -114,11 +114,21 @@ static int check_kernels(struct VmafCudaState *s, int major, int minor)
     int err = vmaf_cuda_enter(s);
     if (err)
         return err;
-    const cudaError_t e = vmaf_cuda_kernels_loadable();
+    int ptx_arch = 0;
+    const cudaError_t e = vmaf_cuda_kernels_loadable(&ptx_arch);
     vmaf_cuda_leave(s);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess) {
+        s->pdl = major >= 9 && ptx_arch >= 90;
         return 0;
-    (void)vmaf_cuda_errno(e);
+    }
+    const int why = vmaf_cuda_errno(e);
+    if (e != cudaErrorNoKernelImageForDevice && e != cudaErrorUnsupportedPtxVersion &&
+        e != cudaErrorInvalidPtx && e != cudaErrorInvalidKernelImage) {
+        /* Not the build's architectures: out of memory loading the module,
+         * or a device or context already failed. */
+        vmaf_error("cuda: %s: loading the kernels failed: %s", s->name, cudaGetErrorString(e));
+        return why;
+    }
     if (e == cudaErrorUnsupportedPtxVersion)
         vmaf_warning("cuda: %s, compute capability %d.%d, cannot use this build's kernels: "
                      "the NVIDIA driver is older than the CUDA toolkit that compiled them "
@@ -242,7 +252,6 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
     }
     snprintf(s->name, sizeof(s->name), "device %d (%s)", s->device, prop.name);
     s->sm_count = prop.multiProcessorCount;
-    s->cc_major = prop.major;
     err = check_kernels(s, prop.major, prop.minor);
     if (err)
         goto fail;
@@ -488,10 +497,10 @@ typedef struct PoolEntry {
     struct VmafCudaPicturePool *pool;
     void *mem;
     bool busy;
-    /* Handed to vmaf_read_pictures(): the library holds it and gives it
-     * back when its frame is scored; a busy entry without this flag is the
-     * caller's. */
-    bool in_lib;
+    /* References the library holds (vmaf_cuda_pool_hold): they come back
+     * when their frame is scored. A busy entry with none is the caller's,
+     * however many references the caller keeps. */
+    unsigned holds;
 } PoolEntry;
 
 struct VmafCudaPicturePool {
@@ -553,27 +562,48 @@ static void pool_release(void *cookie, VmafPicture *pic)
     struct VmafCudaPicturePool *p = e->pool;
     pthread_mutex_lock(&p->lock);
     e->busy = false;
-    e->in_lib = false;
+    e->holds = 0;
     p->outstanding--;
     const bool last = p->closing && p->outstanding == 0;
-    pthread_cond_signal(&p->freed);
+    pthread_cond_broadcast(&p->freed);
     pthread_mutex_unlock(&p->lock);
     if (last)
         pool_destroy(p);
 }
 
-void vmaf_cuda_pool_handed_in(VmafContext *vmaf, const VmafPicture *pic)
+/* The pool entry behind a picture, or NULL for any other picture. */
+static PoolEntry *pool_entry(const VmafPicture *pic)
 {
-    struct VmafCudaPicturePool *p = vmaf->cuda_pool;
-    const VmafPicturePriv *priv = pic ? (const VmafPicturePriv *)pic->priv : NULL;
-    if (!p || !pic->ref || !priv || priv->release != pool_release)
+    const VmafPicturePriv *priv =
+        pic && pic->ref ? (const VmafPicturePriv *)pic->priv : NULL;
+    return priv && priv->release == pool_release ? priv->cookie : NULL;
+}
+
+void vmaf_cuda_pool_hold(VmafPicture *dst, const VmafPicture *src)
+{
+    vmaf_picture_ref(dst, src);
+    PoolEntry *e = pool_entry(src);
+    if (!e)
         return;
-    PoolEntry *e = priv->cookie;
-    if (e->pool != p)
-        return;
-    pthread_mutex_lock(&p->lock);
-    e->in_lib = true;
-    pthread_mutex_unlock(&p->lock);
+    pthread_mutex_lock(&e->pool->lock);
+    e->holds++;
+    pthread_mutex_unlock(&e->pool->lock);
+}
+
+void vmaf_cuda_pool_unhold(VmafPicture *pic)
+{
+    PoolEntry *e = pool_entry(pic);
+    if (e) {
+        /* Before the unreference, which may free the pool. A fetch waiting
+         * on a dry pool looks again: with no holds left, every busy entry
+         * is the caller's. */
+        struct VmafCudaPicturePool *p = e->pool;
+        pthread_mutex_lock(&p->lock);
+        if (e->holds && !--e->holds)
+            pthread_cond_broadcast(&p->freed);
+        pthread_mutex_unlock(&p->lock);
+    }
+    vmaf_picture_unref(pic);
 }
 
 int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfiguration cfg)
@@ -698,10 +728,11 @@ int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
         }
         /* The rest are held by CPU workers, which give theirs back when
          * their frame is scored, or by the caller, who gives none back
-         * while it waits here: wait only while the library holds one. */
+         * while it waits here (also through references it kept to
+         * pictures it handed in): wait only while the library holds one. */
         bool library_holds = false;
         for (unsigned i = 0; i < p->n; i++)
-            library_holds |= p->entry[i].busy && p->entry[i].in_lib;
+            library_holds |= p->entry[i].busy && p->entry[i].holds;
         if (library_holds) {
             pthread_cond_wait(&p->freed, &p->lock);
             continue;

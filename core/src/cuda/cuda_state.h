@@ -39,7 +39,11 @@ struct VmafCudaState {
     bool own_primary;  /* ctx is the retained primary context */
     char name[300];    /* device name, for messages */
     int sm_count;
-    int cc_major; /* compute capability */
+    /* Programmatic dependent launch: the device has it (compute capability
+     * 9 and up) and so do the kernels it runs (compiled for compute_90 and
+     * up; a build for older architectures, JIT-compiled here, has no wait
+     * for the decimation's writes in its SSIM kernels). */
+    bool pdl;
     VmafCuCtxPushCurrent push;
     VmafCuCtxPopCurrent pop;
     VmafCuDevicePrimaryCtxRelease primary_release;

@@ -21,6 +21,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "cuda/cuda_internal.h"
 #include "cuda/cuda_state.h"
 #include "feature/cuda/float_ssim_cuda.h"
 #include "feature/cuda/float_ssim_cuda_kernels.h"
@@ -153,7 +154,7 @@ static void release_holds(Slot *sl)
 {
     for (int i = 0; i < 2; i++)
         if (sl->held[i]) {
-            vmaf_picture_unref(&sl->hold[i]);
+            vmaf_cuda_pool_unhold(&sl->hold[i]);
             sl->held[i] = false;
         }
 }
@@ -222,7 +223,7 @@ static int init(VmafFex *fex)
     SsimCudaConsts k;
     vmaf_ssim_cuda_consts(&k);
     vmaf_ssim_cuda_plan(&st->plan, fex->w, fex->h, fex->bpc, st->eff_scale, st->enable_lcs,
-                        st->cu->sm_count, st->cu->cc_major, &k);
+                        st->cu->sm_count, st->cu->pdl, &k);
     const int forced = atomic_load(&force_shape);
     if (forced >= 0)
         (void)vmaf_ssim_cuda_plan_override(&st->plan, forced);
@@ -463,7 +464,7 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
         const enum VmafPictureBufType bt = vmaf_picture_buf_type(p);
         if (bt == VMAF_PICTURE_BUF_DEVICE) {
             /* Consumed where it is; kept alive until its frame is harvested. */
-            vmaf_picture_ref(&sl->hold[i], p);
+            vmaf_cuda_pool_hold(&sl->hold[i], p);
             sl->held[i] = true;
             sl->src[i] = p->data[0];
             sl->src_pitch[i] = (size_t)p->stride[0];
@@ -477,7 +478,7 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
             e = cudaMemcpy2DAsync(sl->dbuf[i], st->dpitch, p->data[0], (size_t)p->stride[0],
                                   st->row_bytes, fex->h, cudaMemcpyHostToDevice, st->up);
             if (e == cudaSuccess) {
-                vmaf_picture_ref(&sl->hold[i], p);
+                vmaf_cuda_pool_hold(&sl->hold[i], p);
                 sl->held[i] = true;
             }
         } else {

@@ -51,11 +51,11 @@ typedef struct SsimCudaPlan {
     SsimCudaConsts k;
 } SsimCudaPlan;
 
-/* Fills a plan; sm_count shapes the grid; cc_major >= 9 lets the SSIM
- * kernel launch while the decimation finishes (programmatic dependent
- * launch). */
+/* Fills a plan; sm_count shapes the grid; pdl lets the SSIM kernel launch
+ * while the decimation finishes (programmatic dependent launch: only where
+ * both the device and the loaded kernels have it, VmafCudaState.pdl). */
 void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, int scale,
-                         int lcs, int sm_count, int cc_major, const SsimCudaConsts *k);
+                         int lcs, int sm_count, int pdl, const SsimCudaConsts *k);
 
 /* Forces a launch shape (benchmarks): 0 .. vmaf_ssim_cuda_shapes() - 1.
  * Returns 0, or -1 for an unknown shape. */

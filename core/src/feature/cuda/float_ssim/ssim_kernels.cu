@@ -1950,9 +1950,9 @@ static void shape(SsimCudaPlan *p, int s)
 }
 
 void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, int scale,
-                         int lcs, int sm_count, int cc_major, const SsimCudaConsts *k)
+                         int lcs, int sm_count, int pdl, const SsimCudaConsts *k)
 {
-    p->pdl = cc_major >= 9;
+    p->pdl = pdl != 0;
     p->w = w;
     p->h = h;
     p->bpc = bpc;
@@ -2019,12 +2019,14 @@ cudaError_t vmaf_ssim_cuda_prepare(void)
     return e;
 }
 
-cudaError_t vmaf_cuda_kernels_loadable(void)
+cudaError_t vmaf_cuda_kernels_loadable(int *ptx_arch)
 {
     /* Loads the kernel's module for the current device, where lazy
      * loading would otherwise wait for its first launch. */
     cudaFuncAttributes a;
-    return cudaFuncGetAttributes(&a, k_tile<uint8_t, 1, 0, false>);
+    const cudaError_t e = cudaFuncGetAttributes(&a, k_tile<uint8_t, 1, 0, false>);
+    *ptx_arch = e == cudaSuccess ? a.ptxVersion : 0;
+    return e;
 }
 
 /* Never called: takes the addresses of the probe instances so that they
