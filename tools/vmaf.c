@@ -85,12 +85,32 @@ static int dangling_link_target(const char *path, char *buf, size_t sz)
     return -1;
 }
 
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+static bool is_stdout(const char *path)
+{
+    struct stat p, o;
+    return !stat(path, &p) && !fstat(STDOUT_FILENO, &o) && same_file(&p, &o);
+}
+
 /* Refuses, before any frame is scored, a report path that cannot work or
  * that would overwrite an input. */
 static int check_output_path(const char *out, const char *ref, const char *dist)
 {
-    if (!strcmp(out, "-"))
+    if (!strcmp(out, "-")) {
+        /* stdout appended to an input (vmaf ... -o - >> ref.y4m) */
+        struct stat o, in;
+        const char *inputs[2] = { ref, dist };
+        for (int i = 0; i < 2 && !fstat(STDOUT_FILENO, &o) && S_ISREG(o.st_mode); i++)
+            if (!stat(inputs[i], &in) && same_file(&in, &o))
+                return report(VMAF_EXIT_OUTPUT, "refusing to write report (stdout): it is the "
+                              "%s input (%s); send stdout elsewhere", i ? "distorted" :
+                              "reference", inputs[i]);
         return 0;
+    }
     const char *target = out; /* where the report lands: links followed */
     char real_out[PATH_MAX], link_target[PATH_MAX];
     struct stat st;
@@ -391,6 +411,14 @@ static int64_t expected_frames(const CliSettings *c, const InputContext *r, cons
     return n;
 }
 
+/* A pipe, FIFO or device rather than a regular file (or a path that does
+ * not exist: the open says why). */
+static bool is_stream(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 static int skip_frames(InputContext *in, unsigned n, const char *opt)
 {
     for (unsigned k = 0; k < n; k++) {
@@ -519,15 +547,37 @@ int main(int argc, char *argv[])
     unsigned idx = 0;
 
     const InputRawParams raw = { c.width, c.height, c.pix_fmt, c.bitdepth };
+    /* One pipe given as both inputs: each frame would be half of one and
+     * half of the next, scored without complaint. Regular files are fine
+     * (each open has its own position). */
+    struct stat sr, sd;
+    if (!stat(c.path_ref, &sr) && !stat(c.path_dist, &sd) && sr.st_dev == sd.st_dev &&
+        sr.st_ino == sd.st_ino && !S_ISREG(sr.st_mode)) {
+        status = report(VMAF_EXIT_INPUT, "the reference and the distorted input are the same "
+                        "stream (%s): a pipe is read once; give each input its own", c.path_ref);
+        goto end;
+    }
+    /* With a pipe among the inputs, the distorted input is opened and read
+     * on a thread of its own while this one does the reference, so that
+     * both writers (decoders, or one program feeding both) keep going. */
+    if (is_stream(c.path_ref) || is_stream(c.path_dist)) {
+        int pair_err = pair_reader_signal_setup();
+        if (!pair_err)
+            pair_err = pair_reader_start(&pair, &dist, &interrupted);
+        if (pair_err && !c.quiet)
+            fprintf(stderr, "vmaf: warning: cannot start a thread to read the distorted "
+                    "input (%s): reading the inputs one after the other\n",
+                    strerror(-pair_err));
+    }
     /* Ctrl-C while a FIFO's open waits for its writer, or while a header
      * is read, fails the open or read with EINTR: an interruption, not a
      * bad input. */
-    if (input_open(&ref, c.path_ref, c.use_yuv ? &raw : NULL)) {
-        status = interrupted ? VMAF_EXIT_INTERRUPTED : report(VMAF_EXIT_INPUT, "%s", ref.err);
-        goto end;
-    }
-    if (input_open(&dist, c.path_dist, c.use_yuv ? &raw : NULL)) {
-        status = interrupted ? VMAF_EXIT_INTERRUPTED : report(VMAF_EXIT_INPUT, "%s", dist.err);
+    int ro[2];
+    pair_open(pair, &ref, c.path_ref, &dist, c.path_dist, c.use_yuv ? &raw : NULL, ro);
+    if (ro[0] < 0 || ro[1] < 0) {
+        /* -ECANCELED: interrupted because the other input failed. */
+        const InputContext *bad = ro[0] < 0 && ro[0] != -ECANCELED ? &ref : &dist;
+        status = interrupted ? VMAF_EXIT_INTERRUPTED : report(VMAF_EXIT_INPUT, "%s", bad->err);
         goto end;
     }
     if ((status = check_pair(&ref, &dist)))
@@ -559,6 +609,13 @@ int main(int argc, char *argv[])
             goto end;
         }
     }
+    /* A path that is this process's stdout (/dev/stdout, /proc/self/fd/1,
+     * or the file the shell redirected stdout to) is "-": written in
+     * place with the summary on stderr. Replaced by a new file, it would
+     * lose what the shell writes there before and after, and the summary
+     * would land inside the report. */
+    if (c.output_path && strcmp(c.output_path, "-") && is_stdout(c.output_path))
+        c.output_path = "-";
     if (c.output_path && (status = check_output_path(c.output_path, c.path_ref, c.path_dist)))
         goto end;
 
@@ -650,7 +707,7 @@ int main(int argc, char *argv[])
     /* With a pipe among the inputs, the distorted input is read on a thread
      * of its own while this one reads the reference, so that both writers
      * (decoders, say) keep going. */
-    if (!ref.seekable || !dist.seekable) {
+    if (!pair && (!ref.seekable || !dist.seekable)) {
         int pair_err = pair_reader_signal_setup();
         if (!pair_err)
             pair_err = pair_reader_start(&pair, &dist, &interrupted);
@@ -809,8 +866,9 @@ int main(int argc, char *argv[])
         fputc('\n', sum);
     }
     if (sum && fflush(sum)) {
-        status = report(VMAF_EXIT_OUTPUT, "cannot write the summary (%s): %s",
-                        sum == stdout ? "stdout" : "stderr", strerror(errno));
+        status = interrupted ? VMAF_EXIT_INTERRUPTED
+                             : report(VMAF_EXIT_OUTPUT, "cannot write the summary (%s): %s",
+                                      sum == stdout ? "stdout" : "stderr", strerror(errno));
         goto end;
     }
 
@@ -821,8 +879,11 @@ int main(int argc, char *argv[])
     if (c.output_path) {
         err = vmaf_write_output_with_format(vmaf, c.output_path, c.output_fmt, c.precision_fmt);
         if (err) {
-            status = report(VMAF_EXIT_OUTPUT, "cannot write report (%s): %s", c.output_path,
-                            strerror(-err));
+            /* Ctrl-C while the report's open or write waited (a FIFO with
+             * no reader, say) fails it with EINTR: an interruption. */
+            status = interrupted ? VMAF_EXIT_INTERRUPTED
+                                 : report(VMAF_EXIT_OUTPUT, "cannot write report (%s): %s",
+                                          c.output_path, strerror(-err));
             goto end;
         }
         if (interrupted) {

@@ -6,6 +6,7 @@ usage: test_cli.py VMAF_BINARY BADINPUTS_DIR [--golden golden.json --vectors DIR
 """
 import argparse
 import csv
+import filecmp
 import hashlib
 import io
 import json
@@ -13,6 +14,7 @@ import os
 import pty
 import re
 import select
+import shutil
 import signal
 import stat
 import subprocess
@@ -558,6 +560,59 @@ def test_pipe_failure(tmp):
               f"malformed {bad} pipe: exit {p.returncode}, stderr {se!r}")
 
 
+def test_pipe_open_order(tmp):
+    """One process opens both FIFOs before it writes anything, in either
+    order (ffmpeg with two outputs opens its files first), then writes the
+    headers and a frame of each in turn. Opened one after the other, the
+    tool waited for the reference's header while the writer waited for the
+    distorted FIFO's reader: a hang at the start."""
+    w, h = 1280, 720
+    hdr = b"YUV4MPEG2 W%d H%d C420jpeg\n" % (w, h)
+    frames = [bytes([(7 * i + k) % 256 for k in range(256)]) * (w * h * 3 // 2 // 256)
+              for i in range(3)]
+    for first in ("ref", "dis"):
+        fr = os.path.join(tmp, first + "_open_r.fifo")
+        fd = os.path.join(tmp, first + "_open_d.fifo")
+        os.mkfifo(fr)
+        os.mkfifo(fd)
+
+        def writer():
+            try:
+                a = open(fr if first == "ref" else fd, "wb")
+                b = open(fd if first == "ref" else fr, "wb")
+                r, d = (a, b) if first == "ref" else (b, a)
+                # Both headers before any frame (docs/cli.md: a frame of one
+                # input before the other's header can still wait).
+                r.write(hdr)
+                r.flush()
+                d.write(hdr)
+                d.flush()
+                for f in frames:
+                    r.write(b"FRAME\n" + f)
+                    r.flush()
+                    d.write(b"FRAME\n" + f)
+                    d.flush()
+                r.close()
+                d.close()
+            except (BrokenPipeError, ValueError):
+                pass
+        t = threading.Thread(target=writer, daemon=True)
+        t.start()
+        p = subprocess.Popen([VMAF, "-r", fr, "-d", fd, "-n", "--feature", "float_ssim",
+                              "--backend", "cpu"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            so, se = p.communicate(timeout=120)  # only a hang takes this long
+        except subprocess.TimeoutExpired:
+            p.kill()
+            so, se = p.communicate()
+            check(False, f"one writer opening the {first} FIFO first: vmaf hangs")
+        t.join(timeout=20)
+        check(p.returncode == 0 and b"float_ssim: 1.000000" in so,
+              f"one writer opening the {first} FIFO first: exit {p.returncode}, "
+              f"stdout {so!r}, stderr {se!r}")
+
+
 def test_sigint_open(tmp):
     """Ctrl-C while a FIFO's open waits for its writer, or while the header
     is read, is an interruption (130), not a bad input."""
@@ -739,6 +794,73 @@ def test_long_paths(tmp):
             (["-r", ref, "-d", ref, "-o", os.path.join(d, "no", "r.xml")], "output",
              "does not exist; create it or give another -o path", "report in a missing dir")]:
         expect_error(args + F, status, needle, "long path: " + what)
+    # A path of over 1000 characters that cannot be opened: still the reason.
+    deep = tmp + "/" + "/".join(["c" * 200] * 5) + "/none.y4m"
+    expect_error(["-r", deep, "-d", dis] + F, "input", "): No such file or directory",
+                 "long path: 1000 characters")
+
+
+def test_streams_and_stdout(tmp):
+    """One pipe given as both inputs is refused (its frames would be halves
+    of two); -o naming stdout is -o -; stdout appended to an input is
+    refused; Ctrl-C while a report FIFO waits for its reader is 130."""
+    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
+    write_y4m(ref, "420", 32, 24, 8, 3, False)
+    write_y4m(dis, "420", 32, 24, 8, 3, True)
+    F = ["-n", "--feature", "float_ssim"]
+    with open(ref, "rb") as f:
+        rc, so, se = run(["-r", "/dev/stdin", "-d", "/dev/stdin"] + F, input=f.read())
+    check(rc == EXIT["input"] and "same stream" in se, f"one pipe as both inputs: {rc} {se!r}")
+    fifo = os.path.join(tmp, "both.fifo")
+    os.mkfifo(fifo)
+    try:
+        rc, so, se = run(["-r", fifo, "-d", fifo] + F, timeout=20)
+    except subprocess.TimeoutExpired:
+        rc, se = None, "(waited for a writer: not refused)"
+    check(rc == EXIT["input"] and "same stream" in se, f"one FIFO as both inputs: {rc} {se!r}")
+    # The report to /dev/stdout while stdout is a pipe: the JSON alone.
+    rc, so, se = run(["-r", ref, "-d", dis, "--json", "-o", "/dev/stdout"] + F)
+    try:
+        frames = len(json.loads(so)["frames"]) if rc == 0 else -1
+    except ValueError:
+        frames = -1
+    check(frames == 3 and "float_ssim:" in se, f"-o /dev/stdout: {rc} {so[:80]!r} {se!r}")
+    # ... and while stdout is a file: written in place, the rest kept.
+    log = os.path.join(tmp, "log.txt")
+    with open(log, "w") as f:
+        f.write("BEFORE\n")
+        f.flush()
+        rc = subprocess.run([VMAF, "-r", ref, "-d", dis, "--csv", "-o", "/dev/stdout", "-q"] + F,
+                            stdout=f, stderr=subprocess.DEVNULL, timeout=120).returncode
+        f.write("AFTER\n")
+    with open(log) as f:
+        text = f.read()
+    check(rc == 0 and text.startswith("BEFORE\n") and text.endswith("AFTER\n") and
+          "Frame," in text, f"-o /dev/stdout into a file: {rc} {text!r}")
+    # stdout appended to the distorted input.
+    copy = os.path.join(tmp, "dcopy.y4m")
+    shutil.copy(dis, copy)
+    with open(copy, "ab") as f:
+        p = subprocess.run([VMAF, "-r", ref, "-d", copy, "--json", "-o", "-", "-q"] + F,
+                           stdout=f, stderr=subprocess.PIPE, timeout=120)
+        rc, se = p.returncode, p.stderr.decode("utf-8", "replace")
+    check(rc == EXIT["output"] and "distorted input" in se and filecmp.cmp(copy, dis, False),
+          f"stdout appended to an input: {rc} {se!r}")
+    # Ctrl-C while the report's FIFO waits for a reader.
+    out = os.path.join(tmp, "report.fifo")
+    os.mkfifo(out)
+    p = subprocess.Popen([VMAF, "-r", ref, "-d", dis, "--json", "-o", out, "-q"] + F,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    try:
+        _, se = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.close(os.open(out, os.O_RDONLY | os.O_NONBLOCK))
+        _, se = p.communicate(timeout=20)
+    se = se.decode("utf-8", "replace")
+    check(p.returncode == EXIT["interrupted"] and "vmaf: interrupted (SIGINT" in se,
+          f"SIGINT while the report FIFO waits: {p.returncode} {se!r}")
 
 
 def test_duplicate_feature(tmp):
@@ -897,8 +1019,9 @@ def main():
     a = ap.parse_args()
     VMAF = os.path.abspath(a.vmaf)
     tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint, test_pipes,
-             test_pipe_failure, test_sigint_open, test_output_checks, test_closed_stdout,
-             test_skip_all, test_long_paths, test_duplicate_feature]
+             test_pipe_failure, test_pipe_open_order, test_sigint_open, test_output_checks,
+             test_closed_stdout,
+             test_skip_all, test_long_paths, test_streams_and_stdout, test_duplicate_feature]
     with tempfile.TemporaryDirectory(prefix="vmaf_cli_") as tmp:
         for t in tests:
             if a.only and a.only not in t.__name__:

@@ -404,14 +404,18 @@ int input_open(InputContext *ctx, const char *path, const InputRawParams *raw)
     memset(ctx, 0, sizeof(*ctx));
     ctx->path = input_shorten_path(ctx->path_shown, path);
     struct stat st;
+    /* Messages name ctx->path: a long path is shortened there, so that
+     * the reason still fits the line. */
     if (stat(path, &st) != 0)
-        return input_set_error(ctx, -errno, "cannot open input (%s): %s", path, strerror(errno));
+        return input_set_error(ctx, -errno, "cannot open input (%s): %s", ctx->path,
+                               strerror(errno));
     if (S_ISDIR(st.st_mode))
         return input_set_error(ctx, -EISDIR, "cannot open input (%s): it is a directory; "
-                               "give a .y4m or raw .yuv file", path);
+                               "give a .y4m or raw .yuv file", ctx->path);
     FILE *f = fopen(path, "rb");
     if (!f)
-        return input_set_error(ctx, -errno, "cannot open input (%s): %s", path, strerror(errno));
+        return input_set_error(ctx, -errno, "cannot open input (%s): %s", ctx->path,
+                               strerror(errno));
     int err = input_open_file(ctx, f, path, raw);
     ctx->own_file = true;
     return err;

@@ -13,7 +13,11 @@ struct PairReader {
     pthread_cond_t cond;
     InputContext *dist;
     volatile sig_atomic_t *interrupted;
-    VmafPicture *pic; /* the job: non-NULL while one is posted */
+    /* The job, while one is posted: read a frame into pic, or open
+     * open_path (with open_raw) into dist. */
+    VmafPicture *pic;
+    const char *open_path;
+    const InputRawParams *open_raw;
     bool busy;        /* a job is posted or being read */
     bool quit;
     int result;
@@ -59,23 +63,26 @@ static void *reader_main(void *arg)
     pthread_sigmask(SIG_SETMASK, &mask, NULL);
     pthread_mutex_lock(&pr->lock);
     for (;;) {
-        while (!pr->pic && !pr->quit)
+        while (!pr->pic && !pr->open_path && !pr->quit)
             pthread_cond_wait(&pr->cond, &pr->lock);
         if (pr->quit)
             break;
         VmafPicture *pic = pr->pic;
+        const char *path = pr->open_path;
+        const InputRawParams *raw = pr->open_raw;
         pthread_mutex_unlock(&pr->lock);
-        const int r = input_read_frame(pr->dist, pic);
+        const int r = path ? input_open(pr->dist, path, raw) : input_read_frame(pr->dist, pic);
         pthread_mutex_lock(&pr->lock);
         pr->result = r;
         pr->pic = NULL;
+        pr->open_path = NULL;
         pr->busy = false;
         pthread_cond_broadcast(&pr->cond);
         /* Both inputs may come from one writer that now waits for this
          * input to be drained before it writes the reference's next bytes:
          * the caller's read would wait forever. Interrupt it, again and
          * again, since one signal may come just before the read begins. */
-        while (r < 0 && pr->ref_busy && !pr->pic && !pr->quit) {
+        while (r < 0 && pr->ref_busy && !pr->pic && !pr->open_path && !pr->quit) {
             pr->kicked_caller = true;
             pthread_kill(pr->caller, SIGUSR1);
             wait_a_little(pr);
@@ -111,16 +118,28 @@ int pair_reader_start(PairReader **out, InputContext *dist, volatile sig_atomic_
     return 0;
 }
 
-void pair_read(PairReader *pr, InputContext *ref, VmafPicture *ref_pic, InputContext *dist,
-               VmafPicture *dist_pic, int r[2])
+/* The reference's part of a job, in the calling thread. */
+typedef struct RefJob {
+    InputContext *ref;
+    VmafPicture *pic;   /* read a frame into it, or */
+    const char *path;   /* open this path */
+    const InputRawParams *raw;
+} RefJob;
+
+static int ref_job(const RefJob *j)
 {
-    if (!pr) {
-        r[0] = input_read_frame(ref, ref_pic);
-        r[1] = r[0] < 0 ? 0 : input_read_frame(dist, dist_pic);
-        return;
-    }
+    return j->path ? input_open(j->ref, j->path, j->raw) : input_read_frame(j->ref, j->pic);
+}
+
+/* Posts the distorted input's job, does the reference's, and waits for
+ * both, interrupting the other side's blocked read when one side fails. */
+static void pair_run(PairReader *pr, const RefJob *rj, VmafPicture *dist_pic,
+                     const char *dist_path, const InputRawParams *raw, int r[2])
+{
     pthread_mutex_lock(&pr->lock);
     pr->pic = dist_pic;
+    pr->open_path = dist_path;
+    pr->open_raw = raw;
     pr->busy = true;
     pr->caller = pthread_self();
     pr->ref_busy = true;
@@ -128,7 +147,7 @@ void pair_read(PairReader *pr, InputContext *ref, VmafPicture *ref_pic, InputCon
     pthread_cond_broadcast(&pr->cond);
     pthread_mutex_unlock(&pr->lock);
 
-    r[0] = input_read_frame(ref, ref_pic);
+    r[0] = ref_job(rj);
 
     pthread_mutex_lock(&pr->lock);
     pr->ref_busy = false;
@@ -153,6 +172,30 @@ void pair_read(PairReader *pr, InputContext *ref, VmafPicture *ref_pic, InputCon
     else if (kicked && r[1] < 0)
         r[1] = -ECANCELED;
     pthread_mutex_unlock(&pr->lock);
+}
+
+void pair_read(PairReader *pr, InputContext *ref, VmafPicture *ref_pic, InputContext *dist,
+               VmafPicture *dist_pic, int r[2])
+{
+    if (!pr) {
+        r[0] = input_read_frame(ref, ref_pic);
+        r[1] = r[0] < 0 ? 0 : input_read_frame(dist, dist_pic);
+        return;
+    }
+    const RefJob rj = {.ref = ref, .pic = ref_pic};
+    pair_run(pr, &rj, dist_pic, NULL, NULL, r);
+}
+
+void pair_open(PairReader *pr, InputContext *ref, const char *ref_path, InputContext *dist,
+               const char *dist_path, const InputRawParams *raw, int r[2])
+{
+    if (!pr) {
+        r[0] = input_open(ref, ref_path, raw);
+        r[1] = r[0] < 0 ? 0 : input_open(dist, dist_path, raw);
+        return;
+    }
+    const RefJob rj = {.ref = ref, .path = ref_path, .raw = raw};
+    pair_run(pr, &rj, NULL, dist_path, raw, r);
 }
 
 void pair_reader_stop(PairReader *pr)

@@ -41,6 +41,14 @@ int pair_reader_start(PairReader **pr, InputContext *dist, volatile sig_atomic_t
 void pair_read(PairReader *pr, InputContext *ref, VmafPicture *ref_pic, InputContext *dist,
                VmafPicture *dist_pic, int r[2]);
 
+/* Opens both inputs (input_open) the same way: the reference in the calling
+ * thread, the distorted input (pr's) in pr's thread. One writer feeding two
+ * FIFOs (ffmpeg with two outputs) may open them, or write their headers, in
+ * either order; opened one after the other, the second open or header
+ * could wait for ever on a writer that waits for the first to be read. */
+void pair_open(PairReader *pr, InputContext *ref, const char *ref_path, InputContext *dist,
+               const char *dist_path, const InputRawParams *raw, int r[2]);
+
 /* Stops and joins the thread. NULL is a no-op. */
 void pair_reader_stop(PairReader *pr);
 
