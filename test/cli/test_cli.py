@@ -802,8 +802,9 @@ def test_long_paths(tmp):
 
 def test_streams_and_stdout(tmp):
     """One pipe given as both inputs is refused (its frames would be halves
-    of two); -o naming stdout is -o -; stdout appended to an input is
-    refused; Ctrl-C while a report FIFO waits for its reader is 130."""
+    of two); a Y4M pipe given raw geometry is recognised; -o naming stdout
+    is -o -; stdout appended to an input is refused; Ctrl-C while a report
+    FIFO waits for its reader is 130."""
     ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
     write_y4m(ref, "420", 32, 24, 8, 3, False)
     write_y4m(dis, "420", 32, 24, 8, 3, True)
@@ -818,6 +819,15 @@ def test_streams_and_stdout(tmp):
     except subprocess.TimeoutExpired:
         rc, se = None, "(waited for a writer: not refused)"
     check(rc == EXIT["input"] and "same stream" in se, f"one FIFO as both inputs: {rc} {se!r}")
+    # A Y4M stream through a pipe, given raw geometry: recognised.
+    raw = os.path.join(tmp, "r.yuv")
+    with open(raw, "wb") as f:
+        f.write(bytes(32 * 24 * 3 // 2 * 3))
+    with open(ref, "rb") as f:
+        rc, so, se = run(["-r", "/dev/stdin", "-d", raw, "-w", "32", "-h", "24", "-p", "420",
+                          "-b", "8"] + F, input=f.read())
+    check(rc == EXIT["input"] and "for a Y4M stream (/dev/stdin)" in se,
+          f"Y4M pipe with raw geometry: {rc} {se!r}")
     # The report to /dev/stdout while stdout is a pipe: the JSON alone.
     rc, so, se = run(["-r", ref, "-d", dis, "--json", "-o", "/dev/stdout"] + F)
     try:

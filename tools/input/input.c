@@ -323,6 +323,11 @@ static int read_payload(InputContext *ctx, VmafPicture *pic, uint64_t frame)
     if (positioned)
         return positioned;
     uint64_t done = 0;
+    /* A Y4M stream given raw geometry: a regular file is recognised at
+     * open (yuv.c); a pipe by its first bytes, here, since peeking at open
+     * would wait for bytes that a writer feeding both inputs may send only
+     * after a whole frame of the other one. */
+    const bool sniff = !ctx->seekable && ctx->pos == 0 && ctx->module == &input_yuv;
 
     for (int p = 0; p < 3; p++) {
         unsigned pw, ph;
@@ -343,6 +348,10 @@ static int read_payload(InputContext *ctx, VmafPicture *pic, uint64_t frame)
                                            ctx->path, (unsigned long long)frame,
                                            strerror((int)-got));
                 done += (uint64_t)got;
+                if (sniff && p == 0 && y == 0 && got >= 10 && !memcmp(dst, "YUV4MPEG2 ", 10))
+                    return input_set_error(ctx, -EINVAL, "raw YUV geometry given for a Y4M "
+                                           "stream (%s): it starts with the YUV4MPEG2 "
+                                           "signature; drop -w -h -p -b", ctx->path);
                 if ((size_t)got < row)
                     goto truncated;
                 if (swap)
