@@ -419,9 +419,10 @@ static bool is_stream(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-static int skip_frames(InputContext *in, unsigned n, const char *opt)
+/* Skips frames from..n - 1 of one input (the first `from` are skipped). */
+static int skip_frames(InputContext *in, unsigned from, unsigned n, const char *opt)
 {
-    for (unsigned k = 0; k < n; k++) {
+    for (unsigned k = from; k < n; k++) {
         if (interrupted)
             return VMAF_EXIT_INTERRUPTED;
         int r = input_skip_frame(in);
@@ -691,8 +692,41 @@ int main(int argc, char *argv[])
 
     if (backend_note[0] && !c.quiet)
         fprintf(stderr, "%s\n", backend_note);
-    if ((status = skip_frames(&ref, c.frame_skip_ref, "--frame_skip_ref")) ||
-        (status = skip_frames(&dist, c.frame_skip_dist, "--frame_skip_dist")))
+    /* The frames both inputs skip are skipped in pairs, as frames are read
+     * (one writer may feed both pipes in turn); the rest of the larger
+     * skip then on its own. */
+    const unsigned both = c.frame_skip_ref < c.frame_skip_dist ? c.frame_skip_ref
+                                                               : c.frame_skip_dist;
+    for (unsigned k = 0; k < both; k++) {
+        if (interrupted) {
+            status = VMAF_EXIT_INTERRUPTED;
+            goto end;
+        }
+        int rs[2];
+        pair_skip(pair, &ref, &dist, rs);
+        for (int i = 0; i < 2; i++) {
+            const InputContext *in = i ? &dist : &ref;
+            const char *opt = i ? "--frame_skip_dist" : "--frame_skip_ref";
+            const unsigned n = i ? c.frame_skip_dist : c.frame_skip_ref;
+            /* -ECANCELED: interrupted because the other input failed. */
+            if (rs[i] < 0 && rs[i] != -ECANCELED) {
+                status = interrupted ? VMAF_EXIT_INTERRUPTED : report(VMAF_EXIT_INPUT, "%s",
+                                                                      in->err);
+                goto end;
+            }
+            if (rs[i] == 0) {
+                status = report(VMAF_EXIT_INPUT, "not enough frames to skip (%s, %s %u): the "
+                                "file has only %u frames", in->path, opt, n, k);
+                goto end;
+            }
+        }
+        if (interrupted) {
+            status = VMAF_EXIT_INTERRUPTED;
+            goto end;
+        }
+    }
+    if ((status = skip_frames(&ref, both, c.frame_skip_ref, "--frame_skip_ref")) ||
+        (status = skip_frames(&dist, both, c.frame_skip_dist, "--frame_skip_dist")))
         goto end;
 
     /* A frame's rows are read by a few threads at once (positioned reads

@@ -565,14 +565,16 @@ def test_pipe_open_order(tmp):
     order (ffmpeg with two outputs opens its files first), then writes the
     headers and a frame of each in turn. Opened one after the other, the
     tool waited for the reference's header while the writer waited for the
-    distorted FIFO's reader: a hang at the start."""
+    distorted FIFO's reader: a hang at the start. Frames both inputs skip
+    are skipped in pairs too (skipped one input after the other, the tool
+    waited for the reference's frames behind a full distorted pipe)."""
     w, h = 1280, 720
     hdr = b"YUV4MPEG2 W%d H%d C420jpeg\n" % (w, h)
     frames = [bytes([(7 * i + k) % 256 for k in range(256)]) * (w * h * 3 // 2 // 256)
               for i in range(3)]
-    for first in ("ref", "dis"):
-        fr = os.path.join(tmp, first + "_open_r.fifo")
-        fd = os.path.join(tmp, first + "_open_d.fifo")
+    for first, skip in (("ref", 0), ("dis", 0), ("ref", 2)):
+        fr = os.path.join(tmp, "%s%d_open_r.fifo" % (first, skip))
+        fd = os.path.join(tmp, "%s%d_open_d.fifo" % (first, skip))
         os.mkfifo(fr)
         os.mkfifo(fd)
 
@@ -599,18 +601,19 @@ def test_pipe_open_order(tmp):
         t = threading.Thread(target=writer, daemon=True)
         t.start()
         p = subprocess.Popen([VMAF, "-r", fr, "-d", fd, "-n", "--feature", "float_ssim",
-                              "--backend", "cpu"],
+                              "--backend", "cpu", "--frame_skip_ref", str(skip),
+                              "--frame_skip_dist", str(skip)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        what = f"one writer opening the {first} FIFO first, skipping {skip}"
         try:
             so, se = p.communicate(timeout=120)  # only a hang takes this long
         except subprocess.TimeoutExpired:
             p.kill()
             so, se = p.communicate()
-            check(False, f"one writer opening the {first} FIFO first: vmaf hangs")
+            check(False, f"{what}: vmaf hangs")
         t.join(timeout=20)
         check(p.returncode == 0 and b"float_ssim: 1.000000" in so,
-              f"one writer opening the {first} FIFO first: exit {p.returncode}, "
-              f"stdout {so!r}, stderr {se!r}")
+              f"{what}: exit {p.returncode}, stdout {so!r}, stderr {se!r}")
 
 
 def test_sigint_open(tmp):

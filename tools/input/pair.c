@@ -13,11 +13,12 @@ struct PairReader {
     pthread_cond_t cond;
     InputContext *dist;
     volatile sig_atomic_t *interrupted;
-    /* The job, while one is posted: read a frame into pic, or open
-     * open_path (with open_raw) into dist. */
+    /* The job, while one is posted: read a frame into pic, open open_path
+     * (with open_raw) into dist, or skip a frame. */
     VmafPicture *pic;
     const char *open_path;
     const InputRawParams *open_raw;
+    bool skip;
     bool busy;        /* a job is posted or being read */
     bool quit;
     int result;
@@ -63,26 +64,30 @@ static void *reader_main(void *arg)
     pthread_sigmask(SIG_SETMASK, &mask, NULL);
     pthread_mutex_lock(&pr->lock);
     for (;;) {
-        while (!pr->pic && !pr->open_path && !pr->quit)
+        while (!pr->pic && !pr->open_path && !pr->skip && !pr->quit)
             pthread_cond_wait(&pr->cond, &pr->lock);
         if (pr->quit)
             break;
         VmafPicture *pic = pr->pic;
         const char *path = pr->open_path;
         const InputRawParams *raw = pr->open_raw;
+        const bool skip = pr->skip;
         pthread_mutex_unlock(&pr->lock);
-        const int r = path ? input_open(pr->dist, path, raw) : input_read_frame(pr->dist, pic);
+        const int r = path ? input_open(pr->dist, path, raw)
+                      : skip ? input_skip_frame(pr->dist)
+                             : input_read_frame(pr->dist, pic);
         pthread_mutex_lock(&pr->lock);
         pr->result = r;
         pr->pic = NULL;
         pr->open_path = NULL;
+        pr->skip = false;
         pr->busy = false;
         pthread_cond_broadcast(&pr->cond);
         /* Both inputs may come from one writer that now waits for this
          * input to be drained before it writes the reference's next bytes:
          * the caller's read would wait forever. Interrupt it, again and
          * again, since one signal may come just before the read begins. */
-        while (r < 0 && pr->ref_busy && !pr->pic && !pr->open_path && !pr->quit) {
+        while (r < 0 && pr->ref_busy && !pr->pic && !pr->open_path && !pr->skip && !pr->quit) {
             pr->kicked_caller = true;
             pthread_kill(pr->caller, SIGUSR1);
             wait_a_little(pr);
@@ -122,13 +127,16 @@ int pair_reader_start(PairReader **out, InputContext *dist, volatile sig_atomic_
 typedef struct RefJob {
     InputContext *ref;
     VmafPicture *pic;   /* read a frame into it, or */
-    const char *path;   /* open this path */
+    const char *path;   /* open this path, or */
     const InputRawParams *raw;
+    bool skip;          /* skip a frame */
 } RefJob;
 
 static int ref_job(const RefJob *j)
 {
-    return j->path ? input_open(j->ref, j->path, j->raw) : input_read_frame(j->ref, j->pic);
+    return j->path ? input_open(j->ref, j->path, j->raw)
+           : j->skip ? input_skip_frame(j->ref)
+                     : input_read_frame(j->ref, j->pic);
 }
 
 /* Posts the distorted input's job, does the reference's, and waits for
@@ -140,6 +148,7 @@ static void pair_run(PairReader *pr, const RefJob *rj, VmafPicture *dist_pic,
     pr->pic = dist_pic;
     pr->open_path = dist_path;
     pr->open_raw = raw;
+    pr->skip = rj->skip;
     pr->busy = true;
     pr->caller = pthread_self();
     pr->ref_busy = true;
@@ -184,6 +193,17 @@ void pair_read(PairReader *pr, InputContext *ref, VmafPicture *ref_pic, InputCon
     }
     const RefJob rj = {.ref = ref, .pic = ref_pic};
     pair_run(pr, &rj, dist_pic, NULL, NULL, r);
+}
+
+void pair_skip(PairReader *pr, InputContext *ref, InputContext *dist, int r[2])
+{
+    if (!pr) {
+        r[0] = input_skip_frame(ref);
+        r[1] = r[0] < 0 ? 0 : input_skip_frame(dist);
+        return;
+    }
+    const RefJob rj = {.ref = ref, .skip = true};
+    pair_run(pr, &rj, NULL, NULL, NULL, r);
 }
 
 void pair_open(PairReader *pr, InputContext *ref, const char *ref_path, InputContext *dist,

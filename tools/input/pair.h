@@ -49,6 +49,12 @@ void pair_read(PairReader *pr, InputContext *ref, VmafPicture *ref_pic, InputCon
 void pair_open(PairReader *pr, InputContext *ref, const char *ref_path, InputContext *dist,
                const char *dist_path, const InputRawParams *raw, int r[2]);
 
+/* Skips one frame of each input, the same way (input_skip_frame's
+ * results; -ECANCELED as for pair_read): a writer feeding both pipes in
+ * turn would otherwise wait for the skipped frames of one input to be
+ * read while the tool waited for the other's. */
+void pair_skip(PairReader *pr, InputContext *ref, InputContext *dist, int r[2]);
+
 /* Stops and joins the thread. NULL is a no-op. */
 void pair_reader_stop(PairReader *pr);
 
