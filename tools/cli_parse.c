@@ -541,6 +541,22 @@ static int unknown_long(const char *arg, size_t len, char *err, size_t err_sz)
     return fail(err, err_sz, "vmaf: unknown option (%s): see vmaf --help", shown);
 }
 
+/* Whether an XML report can carry name as an attribute name: the library's
+ * rule for ASCII (a letter or '_' first, then letters, digits, '_', '-',
+ * '.'; no ':'); other characters are left for the library to judge. */
+static bool xml_name_ok(const char *name)
+{
+    if (!*name)
+        return false;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        const bool alpha = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_';
+        const bool later = (*p >= '0' && *p <= '9') || *p == '-' || *p == '.';
+        if (!(*p >= 0x80 || alpha || (p != (const unsigned char *)name && later)))
+            return false;
+    }
+    return true;
+}
+
 int cli_parse(int argc, char *const argv[], CliSettings *s, char *err, size_t err_sz)
 {
     memset(s, 0, sizeof(*s));
@@ -653,6 +669,15 @@ int cli_parse(int argc, char *const argv[], CliSettings *s, char *err, size_t er
             if (!strcmp(s->model[i].name, s->model[j].name))
                 return fail(err, err_sz, "vmaf: two models named \"%s\" (-m): give each a "
                             "unique name=LABEL", s->model[i].name);
+    /* In an XML report a model's name is an attribute name: the library
+     * would refuse it only once every frame is scored. */
+    for (unsigned i = 0; s->output_path && s->output_fmt == VMAF_OUTPUT_FORMAT_XML &&
+                         i < s->model_cnt; i++)
+        if (!xml_name_ok(s->model[i].name))
+            return fail(err, err_sz, "vmaf: model name \"%.64s\" cannot name a score in an "
+                        "XML report (it must start with a letter or '_' and hold only "
+                        "letters, digits, '_', '-' and '.'): change name= or write --json or "
+                        "--csv", s->model[i].name);
     return CLI_PARSE_OK;
 }
 

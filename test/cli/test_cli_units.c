@@ -157,6 +157,19 @@ static void test_parser(void)
     expect_usage("empty model", "-r", "a", "-d", "b", "-m", "", NULL);
     expect_usage("two models named \"vmaf\"", "-r", "a", "-d", "b", "-m", "version=a", "-m", "version=b", NULL);
     expect_usage("empty path", "-r", "", "-d", "b", NULL);
+    /* A model name an XML report cannot carry, refused before any frame. */
+    expect_usage("cannot name a score in an XML report", "-r", "a", "-d", "b", "-m",
+                 "version=a:name=a b", "-o", "r.xml", NULL);
+    expect_usage("cannot name a score in an XML report", "-r", "a", "-d", "b", "-m",
+                 "version=a:name=9lives", "-o", "r.xml", "--xml", NULL);
+    {
+        char *ok[] = { "vmaf", "-r", "a", "-d", "b", "-m", "version=a:name=a b", "-o", "r.json",
+                       "--json" };
+        char e[256];
+        CHECK(cli_parse(10, ok, &s, e, sizeof(e)) == CLI_PARSE_OK,
+              "any model name in a JSON report: %s", e);
+        cli_settings_free(&s);
+    }
 
     /* The error buffer is optional and truncation is harmless. */
     char small[8];
