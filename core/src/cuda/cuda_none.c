@@ -16,7 +16,8 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
     if (!cu_state)
         return -EINVAL;
     *cu_state = NULL;
-    vmaf_info("this build of libvmaf has no CUDA support (rebuild with -Dcuda=enabled)");
+    vmaf_warning("cuda: this build of libvmaf has no CUDA support (rebuild it with "
+                 "-Dcuda=enabled)");
     return -ENODEV;
 }
 
