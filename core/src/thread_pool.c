@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -70,12 +71,21 @@ int vmaf_thread_pool_create(VmafThreadPool **out, unsigned n_threads, unsigned q
     pthread_cond_init(&pool->work, NULL);
     pthread_cond_init(&pool->space, NULL);
     pthread_cond_init(&pool->idle, NULL);
-    for (unsigned i = 0; i < n_threads; i++) {
-        if (pthread_create(&pool->thread[i], NULL, worker, pool)) {
-            pool->n_threads = i;
-            vmaf_thread_pool_destroy(pool);
-            return -EAGAIN;
-        }
+    /* Workers block every signal (they inherit the mask in force at their
+     * creation): a process-directed signal, such as a program's Ctrl-C,
+     * belongs to the program's threads, one of which may be blocked in a
+     * read the signal must interrupt. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    unsigned started = 0;
+    while (started < n_threads && !pthread_create(&pool->thread[started], NULL, worker, pool))
+        started++;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (started < n_threads) {
+        pool->n_threads = started;
+        vmaf_thread_pool_destroy(pool);
+        return -EAGAIN;
     }
     pool->n_threads = n_threads;
     *out = pool;
