@@ -337,7 +337,6 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
     return 0;
 }
 
-/* `fmt` is one of the conversions cli_parse builds (%.6f, %.17g, %.Nf). */
 /* The name a feature's score is stored under: a GPU twin ("float_ssim_cuda")
  * writes the outputs of the extractor it stands in for ("float_ssim"). */
 static const char *summary_name(const char *feature, char *buf, size_t n)
@@ -349,6 +348,7 @@ static const char *summary_name(const char *feature, char *buf, size_t n)
     return buf;
 }
 
+/* `fmt` is one of the conversions cli_parse builds (%.6f, %.17g, %.Nf). */
 static void put_score(FILE *f, const char *fmt, double v)
 {
 #if defined(__GNUC__)
