@@ -558,9 +558,10 @@ int main(int argc, char *argv[])
                         "stream (%s): a pipe is read once; give each input its own", c.path_ref);
         goto end;
     }
-    /* With a pipe among the inputs, the distorted input is opened and read
-     * on a thread of its own while this one does the reference, so that
-     * both writers (decoders, or one program feeding both) keep going. */
+    /* With a pipe among the inputs, the distorted input is opened, skipped
+     * and read on a thread of its own (the pair reader) while this one does
+     * the reference, so that both writers (decoders, or one program feeding
+     * both) keep going. Pairs of regular files need none. */
     if (is_stream(c.path_ref) || is_stream(c.path_dist)) {
         int pair_err = pair_reader_signal_setup();
         if (!pair_err)
@@ -738,18 +739,6 @@ int main(int argc, char *argv[])
         fprintf(stderr, "vmaf: warning: cannot start %u threads to read frames (%s): reading "
                 "in one thread\n", nreaders - 1, strerror(-team_err));
     ref.team = dist.team = readers;
-    /* With a pipe among the inputs, the distorted input is read on a thread
-     * of its own while this one reads the reference, so that both writers
-     * (decoders, say) keep going. */
-    if (!pair && (!ref.seekable || !dist.seekable)) {
-        int pair_err = pair_reader_signal_setup();
-        if (!pair_err)
-            pair_err = pair_reader_start(&pair, &dist, &interrupted);
-        if (pair_err && !c.quiet)
-            fprintf(stderr, "vmaf: warning: cannot start a thread to read the distorted "
-                    "input (%s): reading the inputs one after the other\n",
-                    strerror(-pair_err));
-    }
 
     Progress prog = { .on = isatty(STDERR_FILENO) && !c.quiet, .t0 = now_s(), .total = total };
     for (idx = 0; !c.frame_cnt || idx < c.frame_cnt; idx++) {
