@@ -217,6 +217,31 @@ static void test_overload(void)
           "only that feature changed");
     vmaf_model_destroy(m);
 
+    /* By the reference's extractor names, as FFmpeg's
+     * "motion.motion_force_zero=true" writes them. */
+    CHECK(!vmaf_model_load(&m, NULL, "vmaf_v0.6.1"), "load");
+    d = NULL;
+    vmaf_feature_dictionary_set(&d, "motion_force_zero", "true");
+    CHECK(!vmaf_model_feature_overload(m, "motion", d), "overload by extractor name motion");
+    d = NULL;
+    vmaf_feature_dictionary_set(&d, "vif_enhn_gain_limit", "1.5");
+    CHECK(!vmaf_model_feature_overload(m, "vif", d), "overload by extractor name vif");
+    unsigned motion = 0, vif = 0;
+    for (unsigned i = 0; i < m->n_features; i++) {
+        const char *f = vmaf_dict_get(m->feature[i].opts, "motion_force_zero");
+        const char *g = vmaf_dict_get(m->feature[i].opts, "vif_enhn_gain_limit");
+        motion += f && !strcmp(f, "true") && !strcmp(m->feature[i].feature, "integer_motion2");
+        vif += g && !strcmp(g, "1.5") && !strncmp(m->feature[i].feature, "integer_vif", 11);
+    }
+    CHECK(motion == 1 && vif == 4, "extractor names: motion %u of 1, vif %u of 4", motion, vif);
+    d = NULL;
+    vmaf_feature_dictionary_set(&d, "vif_enhn_gain_limit", "1.5");
+    capture_begin(&c);
+    const int wrong = vmaf_model_feature_overload(m, "float_vif", d);
+    capture_end(&c);
+    CHECK(wrong == -EINVAL, "float_vif on a model of integer features: %d", wrong);
+    vmaf_model_destroy(m);
+
     VmafModelCollection *mc = NULL;
     CHECK(!vmaf_model_collection_load(&m, &mc, NULL, "vmaf_b_v0.6.3"), "load collection");
     d = NULL;

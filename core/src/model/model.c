@@ -1020,13 +1020,30 @@ int vmaf_model_collection_load(VmafModel **model, VmafModelCollection **mc,
     return load_builtin(model, mc, cfg, version);
 }
 
-/* Does a model feature belong to the extractor or feature the caller names? */
+/* Does a model feature belong to the extractor or feature the caller names?
+ * Extractors this build does not have are known by the reference's names
+ * ("motion" for integer_motion2, "float_vif" for vif_scale0, ...), the
+ * names callers write in overloads such as FFmpeg's
+ * "motion.motion_force_zero=true". */
 static bool feature_matches(const VmafModelFeature *f, const char *name)
 {
     if (!strcmp(f->name, name) || !strcmp(f->feature, name))
         return true;
     const VmafFeatureExtractor *fex = vmaf_registry_find_by_feature(f->feature);
-    return fex && !strcmp(fex->name, name);
+    if (fex)
+        return !strcmp(fex->name, name);
+    static const struct {
+        const char *extractor, *prefix, *also;
+    } reference[] = {
+        {"adm", "integer_adm", "integer_aim"}, {"vif", "integer_vif", NULL},
+        {"motion", "integer_motion", NULL},    {"float_adm", "adm", "aim"},
+        {"float_vif", "vif", NULL},            {"float_motion", "motion", NULL},
+    };
+    for (size_t i = 0; i < sizeof(reference) / sizeof(reference[0]); i++)
+        if (!strcmp(name, reference[i].extractor))
+            return has_prefix(f->feature, reference[i].prefix) ||
+                   (reference[i].also && !strcmp(f->feature, reference[i].also));
+    return false;
 }
 
 /* Checks the merged options against the extractor's table when the
