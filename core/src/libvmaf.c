@@ -392,6 +392,23 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
                    index);
         return -EINVAL;
     }
+    for (int i = 0; i < 2 && vmaf_picture_buf_type(p[i]) == VMAF_PICTURE_BUF_DEVICE; i++) {
+        if (!vmaf->cuda) {
+            vmaf_error("frame %u: the %s picture is in device memory, and this context has no "
+                       "CUDA state; import one (vmaf_cuda_import_state) or give host pictures",
+                       index, which[i]);
+            return -EINVAL;
+        }
+        /* Another state's device pictures may lie on another device or in
+         * another CUcontext: the kernels would fault, and poison the
+         * context for every later call. */
+        if (!vmaf_cuda_pool_picture_of(vmaf->cuda, p[i])) {
+            vmaf_error("frame %u: the %s picture comes from another context's picture pool "
+                       "(another CUDA state); fetch pictures from this context's pool",
+                       index, which[i]);
+            return -EINVAL;
+        }
+    }
     if (ref->w[0] != dist->w[0] || ref->h[0] != dist->h[0] || ref->bpc != dist->bpc ||
         ref->pix_fmt != dist->pix_fmt) {
         vmaf_error("frame %u: reference is %ux%u %u-bit and distorted is %ux%u %u-bit "

@@ -3,6 +3,8 @@
 #ifndef LIBVMAF_SRC_CUDA_CUDA_INTERNAL_H
 #define LIBVMAF_SRC_CUDA_CUDA_INTERNAL_H
 
+#include <stdbool.h>
+
 #include "libvmaf/picture.h"
 
 struct VmafCudaState;
@@ -23,6 +25,11 @@ void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p);
  * picture is referenced and unreferenced plainly. */
 void vmaf_cuda_pool_hold(VmafPicture *dst, const VmafPicture *src);
 void vmaf_cuda_pool_unhold(VmafPicture *pic);
+
+/* Whether a picture of a preallocated pool belongs to a pool of state cu
+ * (true for any picture that is not a pool's): another state's device
+ * pictures may live on another device or in another CUcontext. */
+bool vmaf_cuda_pool_picture_of(const struct VmafCudaState *cu, const VmafPicture *pic);
 
 /* Copies the luma plane of a device picture into a host picture of the
  * same format (chroma left unset), for CPU extractors that run beside the

@@ -590,6 +590,12 @@ void vmaf_cuda_pool_hold(VmafPicture *dst, const VmafPicture *src)
     pthread_mutex_unlock(&e->pool->lock);
 }
 
+bool vmaf_cuda_pool_picture_of(const struct VmafCudaState *cu, const VmafPicture *pic)
+{
+    const PoolEntry *e = pool_entry(pic);
+    return !e || e->pool->cu == cu;
+}
+
 void vmaf_cuda_pool_unhold(VmafPicture *pic)
 {
     PoolEntry *e = pool_entry(pic);
