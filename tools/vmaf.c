@@ -419,18 +419,28 @@ static bool is_stream(const char *path)
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+/* The exit status for one input's skip of frame k of n (input_skip_frame's
+ * result r): 0 to go on, also for -ECANCELED, a skip interrupted because
+ * the other input failed (whose status reports it). */
+static int skip_status(const InputContext *in, int r, const char *opt, unsigned n, unsigned k)
+{
+    if (r < 0 && r != -ECANCELED)
+        return interrupted ? VMAF_EXIT_INTERRUPTED : report(VMAF_EXIT_INPUT, "%s", in->err);
+    if (r == 0)
+        return report(VMAF_EXIT_INPUT, "not enough frames to skip (%s, %s %u): the file "
+                      "has only %u frames", in->path, opt, n, k);
+    return 0;
+}
+
 /* Skips frames from..n - 1 of one input (the first `from` are skipped). */
 static int skip_frames(InputContext *in, unsigned from, unsigned n, const char *opt)
 {
     for (unsigned k = from; k < n; k++) {
         if (interrupted)
             return VMAF_EXIT_INTERRUPTED;
-        int r = input_skip_frame(in);
-        if (r < 0)
-            return interrupted ? VMAF_EXIT_INTERRUPTED : report(VMAF_EXIT_INPUT, "%s", in->err);
-        if (r == 0)
-            return report(VMAF_EXIT_INPUT, "not enough frames to skip (%s, %s %u): the file "
-                          "has only %u frames", in->path, opt, n, k);
+        const int status = skip_status(in, input_skip_frame(in), opt, n, k);
+        if (status)
+            return status;
     }
     return 0;
 }
@@ -705,26 +715,13 @@ int main(int argc, char *argv[])
         }
         int rs[2];
         pair_skip(pair, &ref, &dist, rs);
-        for (int i = 0; i < 2; i++) {
-            const InputContext *in = i ? &dist : &ref;
-            const char *opt = i ? "--frame_skip_dist" : "--frame_skip_ref";
-            const unsigned n = i ? c.frame_skip_dist : c.frame_skip_ref;
-            /* -ECANCELED: interrupted because the other input failed. */
-            if (rs[i] < 0 && rs[i] != -ECANCELED) {
-                status = interrupted ? VMAF_EXIT_INTERRUPTED : report(VMAF_EXIT_INPUT, "%s",
-                                                                      in->err);
-                goto end;
-            }
-            if (rs[i] == 0) {
-                status = report(VMAF_EXIT_INPUT, "not enough frames to skip (%s, %s %u): the "
-                                "file has only %u frames", in->path, opt, n, k);
-                goto end;
-            }
-        }
-        if (interrupted) {
-            status = VMAF_EXIT_INTERRUPTED;
+        if ((status = skip_status(&ref, rs[0], "--frame_skip_ref", c.frame_skip_ref, k)) ||
+            (status = skip_status(&dist, rs[1], "--frame_skip_dist", c.frame_skip_dist, k)))
             goto end;
-        }
+    }
+    if (both && interrupted) {
+        status = VMAF_EXIT_INTERRUPTED;
+        goto end;
     }
     if ((status = skip_frames(&ref, both, c.frame_skip_ref, "--frame_skip_ref")) ||
         (status = skip_frames(&dist, both, c.frame_skip_dist, "--frame_skip_dist")))

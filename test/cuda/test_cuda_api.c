@@ -64,9 +64,10 @@ static VmafContext *new_context(bool cuda, const char *feature)
                            feature);
 }
 
-static void compare(VmafContext *ctx, const char *what)
+/* The scores of frames 0 .. frames - 1 against the CPU's, bit for bit. */
+static void compare_frames(VmafContext *ctx, unsigned frames, const char *what)
 {
-    for (unsigned f = 0; f < FRAMES; f++)
+    for (unsigned f = 0; f < frames; f++)
         for (int q = 0; q < 4; q++) {
             double v = NAN;
             const int err = vmaf_feature_score_at_index(ctx, feats[q], &v, f);
@@ -74,6 +75,11 @@ static void compare(VmafContext *ctx, const char *what)
                   "%s: frame %u %s: %.17g, CPU %.17g (%d)", what, f, feats[q], v,
                   cpu_score[f][q], err);
         }
+}
+
+static void compare(VmafContext *ctx, const char *what)
+{
+    compare_frames(ctx, FRAMES, what);
 }
 
 static void read_all(VmafContext *ctx, const char *what)
@@ -330,6 +336,23 @@ static void foreign_pool_pictures(void)
     vmaf_close(c);
 }
 
+/* A context with CUDA state and a pool of method m; threads > 0: CPU
+ * workers score the frames (gpumask), so that they hold pool pictures. */
+static VmafContext *pool_context(enum VmafCudaPicturePreallocationMethod m, unsigned threads,
+                                 const char *what, int *err)
+{
+    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = threads,
+                             .gpumask = threads ? 1 : 0};
+    VmafContext *ctx = new_context_cfg(cfg, true, "float_ssim");
+    VmafCudaPictureConfiguration pc = {
+        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+        .pic_prealloc_method = m,
+    };
+    *err = vmaf_cuda_preallocate_pictures(ctx, pc);
+    CHECK(!*err, "%s: pool (%d)", what, *err);
+    return ctx;
+}
+
 /* Fetching must not wait for pictures only the caller can give back. */
 static void hung(int sig)
 {
@@ -349,15 +372,8 @@ static void hung(int sig)
 static void caller_holds_pool(enum VmafCudaPicturePreallocationMethod m, unsigned threads,
                               unsigned frames, const char *what)
 {
-    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = threads,
-                             .gpumask = threads ? 1 : 0};
-    VmafContext *ctx = new_context_cfg(cfg, true, "float_ssim");
-    VmafCudaPictureConfiguration pc = {
-        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
-        .pic_prealloc_method = m,
-    };
-    int err = vmaf_cuda_preallocate_pictures(ctx, pc);
-    CHECK(!err, "%s: pool (%d)", what, err);
+    int err = 0;
+    VmafContext *ctx = pool_context(m, threads, what, &err);
     for (unsigned f = 0; !err && f < frames; f++) {
         VmafPicture cur[2];
         err = fetch_pair(ctx, m, f, cur, what);
@@ -390,14 +406,7 @@ static void caller_holds_pool(enum VmafCudaPicturePreallocationMethod m, unsigne
         vmaf_picture_unref(&held[--n]);
     if (frames) {
         CHECK(!vmaf_read_pictures(ctx, NULL, NULL, 0), "%s: flush", what);
-        for (unsigned f = 0; f < frames; f++)
-            for (int q = 0; q < 4; q++) {
-                double v = NAN;
-                const int e = vmaf_feature_score_at_index(ctx, feats[q], &v, f);
-                CHECK(!e && !memcmp(&v, &cpu_score[f][q], sizeof(v)),
-                      "%s: frame %u %s: %.17g, CPU %.17g (%d)", what, f, feats[q], v,
-                      cpu_score[f][q], e);
-            }
+        compare_frames(ctx, frames, what);
     }
     vmaf_close(ctx);
 }
@@ -409,15 +418,8 @@ static void caller_holds_pool(enum VmafCudaPicturePreallocationMethod m, unsigne
 static void caller_keeps_handed_in(enum VmafCudaPicturePreallocationMethod m, unsigned threads,
                                    const char *what)
 {
-    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = threads,
-                             .gpumask = threads ? 1 : 0};
-    VmafContext *ctx = new_context_cfg(cfg, true, "float_ssim");
-    VmafCudaPictureConfiguration pc = {
-        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
-        .pic_prealloc_method = m,
-    };
-    int err = vmaf_cuda_preallocate_pictures(ctx, pc);
-    CHECK(!err, "%s: pool (%d)", what, err);
+    int err = 0;
+    VmafContext *ctx = pool_context(m, threads, what, &err);
     VmafPicture kept[POOL_PICTURES];
     unsigned nk = 0, frames = 0;
     signal(SIGALRM, hung);
@@ -450,14 +452,7 @@ static void caller_keeps_handed_in(enum VmafCudaPicturePreallocationMethod m, un
     while (nk)
         vmaf_picture_unref(&kept[--nk]);
     CHECK(!vmaf_read_pictures(ctx, NULL, NULL, 0), "%s: flush", what);
-    for (unsigned f = 0; f < frames; f++)
-        for (int q = 0; q < 4; q++) {
-            double v = NAN;
-            const int e = vmaf_feature_score_at_index(ctx, feats[q], &v, f);
-            CHECK(!e && !memcmp(&v, &cpu_score[f][q], sizeof(v)),
-                  "%s: frame %u %s: %.17g, CPU %.17g (%d)", what, f, feats[q], v,
-                  cpu_score[f][q], e);
-        }
+    compare_frames(ctx, frames, what);
     vmaf_close(ctx);
 }
 

@@ -22,6 +22,15 @@ static void same(const char *what, double got, double want)
           want);
 }
 
+/* vmaf_score_at_index, with what it logs captured in c. */
+static int score_logged(VmafContext *v, VmafModel *m, unsigned index, double *s, Capture *c)
+{
+    capture_begin(c);
+    const int err = vmaf_score_at_index(v, m, s, index);
+    capture_end(c);
+    return err;
+}
+
 /* Frame 0 of p01 as the reference computed it (golden_models.json). */
 static const struct {
     const char *name;
@@ -414,9 +423,7 @@ static void test_subsample_and_range(void)
     vmaf_import_feature_score(v, "a", 1e300, 4);
     vmaf_import_feature_score(v, "b", 0.0, 4);
     Capture c;
-    capture_begin(&c);
-    const int err = big ? vmaf_score_at_index(v, big, &s, 4) : 0;
-    capture_end(&c);
+    const int err = big ? score_logged(v, big, 4, &s, &c) : 0;
     CHECK(err == -ERANGE && capture_lines(&c) == 1, "non-finite: %d, log: %s", err, c.text);
     vmaf_model_destroy(big);
     vmaf_model_destroy(m);
@@ -443,9 +450,7 @@ static void test_option_names(void)
     VmafContext *v = context_with_p01();
     Capture c;
     double s;
-    capture_begin(&c);
-    int err = vmaf_score_at_index(v, m, &s, 0);
-    capture_end(&c);
+    int err = score_logged(v, m, 0, &s, &c);
     CHECK(err == -EINVAL && strstr(c.text, "integer_adm2_egl_1"),
           "neg from plain features: %d, log: %s", err, c.text);
 
@@ -506,9 +511,7 @@ static void test_name_collision(void)
     CHECK(!vmaf_model_load(&m, &cfg, "vmaf_v0.6.1"), "load");
     Capture c;
     double s;
-    capture_begin(&c);
-    int err = vmaf_score_at_index(v, m, &s, 0);
-    capture_end(&c);
+    int err = score_logged(v, m, 0, &s, &c);
     CHECK(err == -EINVAL && strstr(c.text, "VMAF_integer_feature_adm2_score"),
           "model named like a feature: %d, log: %s", err, c.text);
     CHECK(!vmaf_feature_score_at_index(v, "VMAF_integer_feature_adm2_score", &s, 0) &&
@@ -554,9 +557,7 @@ static void test_imported_model_scores(void)
 
     v = context_with_p01();
     CHECK(!vmaf_import_feature_score(v, "vmaf", 1.0, 0), "import");
-    capture_begin(&c);
-    const int e3 = vmaf_score_at_index(v, m, &s, 0);
-    capture_end(&c);
+    const int e3 = score_logged(v, m, 0, &s, &c);
     CHECK(e3 == -EINVAL && strstr(c.text, "already has another score"),
           "features and a different stored score: %d, log: %s", e3, c.text);
     vmaf_model_destroy(m);
