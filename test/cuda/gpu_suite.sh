@@ -80,6 +80,11 @@ elif [ -x "$VMAF" ]; then
             python3 test/cli/test_cli.py "$VMAF" test/cli/badinputs --golden test/data/golden.json \
             --vectors "$BUILD/test/data" --only parity --parity-all --backend "$b"
     done
+    # The CLI's basic checks, here with a GPU: --backend cuda and auto
+    # choose it, and --feature float_ssim_cuda scores and prints its summary
+    # line (without a GPU, as in CI, those checks take their no-GPU branch).
+    step "CLI basics with a GPU" cli_basics.log \
+        python3 test/cli/test_cli.py "$VMAF" test/cli/badinputs --only test_basics
 else
     SUMMARY+=("CLI golden parity                  skip      (no $VMAF)")
 fi
@@ -112,6 +117,7 @@ cat "$LOG/tests_summary.txt"
 for b in cpu cuda; do
     [ -f "$LOG/parity_$b.log" ] && echo "CLI parity $b: $(tail -1 "$LOG/parity_$b.log")"
 done
+[ -f "$LOG/cli_basics.log" ] && echo "CLI basics with a GPU: $(tail -1 "$LOG/cli_basics.log")"
 for f in "$LOG"/sanitizer_*.log; do
     [ -f "$f" ] && echo "$(basename "$f"): $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$f" | tr '\n' ' ')"
 done
