@@ -626,9 +626,9 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
     VmafPicture host[2] = { { 0 } };
     const VmafPicture *cref = ref, *cdist = dist;
     if (vmaf_picture_buf_type(ref) == VMAF_PICTURE_BUF_DEVICE) {
-        err = vmaf_cuda_download_luma(vmaf->cuda, ref, &host[0]);
+        err = vmaf_cuda_download_luma(vmaf->cuda, ref, &host[0], index);
         if (!err)
-            err = vmaf_cuda_download_luma(vmaf->cuda, dist, &host[1]);
+            err = vmaf_cuda_download_luma(vmaf->cuda, dist, &host[1], index);
         if (err) {
             if (host[0].ref)
                 vmaf_picture_unref(&host[0]);
@@ -669,8 +669,8 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
     return err;
 
 device_fail:
-    vmaf_error("GPU feature extraction failed at frame %u (error %d); scoring stopped", index,
-               err);
+    /* What failed has logged its one line, with the extractor and the
+     * frame; a second, vaguer line here would only repeat it. */
     vmaf_context_set_error(vmaf, err);
     return err;
 }

@@ -17,6 +17,7 @@
 #include "../model/capture.h"
 
 #include "cuda/cuda_internal.h"
+#include "feature/cuda/float_ssim_cuda.h"
 
 #define W 1920
 #define H 1080
@@ -261,6 +262,49 @@ static void after_failed_calls(void)
     compare(ctx, what);
     vmaf_close(ctx);
     (void)cudaGetLastError();
+}
+
+/* A GPU failure during scoring is one line naming the extractor and the
+ * frame; the context then keeps its error without repeating it. The
+ * failure is injected
+ * after the frame's launches, where a faulting kernel would surface. */
+static void failure_is_one_line(void)
+{
+    const char *what = "a failed frame";
+    const unsigned bad = 2;
+    VmafContext *ctx = new_context(true, "float_ssim");
+    vmaf_float_ssim_cuda_fail_at(bad);
+    int err = 0;
+    for (unsigned f = 0; f < bad && !err; f++) {
+        VmafPicture r, d;
+        vmaf_picture_ref(&r, &ref[f]);
+        vmaf_picture_ref(&d, &dist[f]);
+        err = vmaf_read_pictures(ctx, &r, &d, f);
+        CHECK(!err, "%s: frame %u before the failure (%d)", what, f, err);
+    }
+    Capture cap;
+    capture_begin(&cap);
+    VmafPicture r, d;
+    vmaf_picture_ref(&r, &ref[bad]);
+    vmaf_picture_ref(&d, &dist[bad]);
+    err = vmaf_read_pictures(ctx, &r, &d, bad);
+    capture_end(&cap);
+    vmaf_float_ssim_cuda_fail_at(-1);
+    CHECK(err == -EIO, "%s: the failed frame gave %d, want -EIO", what, err);
+    CHECK(capture_lines(&cap) == 1 && strstr(cap.text, "float_ssim_cuda: frame 2:") &&
+              strstr(cap.text, "launching the SSIM kernels"),
+          "%s: want one line naming float_ssim_cuda and frame 2, log: %s", what, cap.text);
+
+    capture_begin(&cap);
+    vmaf_picture_ref(&r, &ref[bad + 1]);
+    vmaf_picture_ref(&d, &dist[bad + 1]);
+    const int again = vmaf_read_pictures(ctx, &r, &d, bad + 1);
+    const int flushed = vmaf_read_pictures(ctx, NULL, NULL, 0);
+    capture_end(&cap);
+    CHECK(again == err && flushed == err && !cap.text[0],
+          "%s: later calls gave %d and %d (want %d) and logged: %s", what, again, flushed, err,
+          cap.text);
+    vmaf_close(ctx);
 }
 
 /* One state imported into a second context is refused, and stays with the
@@ -591,6 +635,7 @@ int main(void)
     pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST, "host pool", false);
     own_context();
     after_failed_calls();
+    failure_is_one_line();
     state_in_two_contexts();
     foreign_pool_pictures();
     caller_holds_pool(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, 0, 0,

@@ -34,9 +34,10 @@ bool vmaf_cuda_pool_picture_of(const struct VmafCudaState *cu, const VmafPicture
 /* Copies the luma plane of a device picture into a host picture of the
  * same format (chroma left unset), for CPU extractors that run beside the
  * GPU. The memory is pinned and comes back to the state for the next frame
- * when the picture's last reference goes. 0 or negative errno. */
+ * when the picture's last reference goes. 0 or negative errno; a failure
+ * is logged once, with frame `index`. */
 int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev,
-                            VmafPicture *host);
+                            VmafPicture *host, unsigned index);
 
 /* Host copies allocated so far by vmaf_cuda_download_luma (tests). */
 unsigned vmaf_cuda_host_copies_made(struct VmafCudaState *s);

@@ -71,11 +71,14 @@ bool vmaf_cuda_pool_picture_of(const struct VmafCudaState *cu, const VmafPicture
     return true;
 }
 
-int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host)
+int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host,
+                            unsigned index)
 {
     (void)s;
     (void)dev;
     (void)host;
+    vmaf_error("frame %u: a device picture cannot be read: this build has no CUDA support",
+               index);
     return -ENODEV;
 }
 

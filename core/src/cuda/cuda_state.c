@@ -52,16 +52,24 @@ int vmaf_cuda_errno(cudaError_t e)
     }
 }
 
-int vmaf_cuda_enter(struct VmafCudaState *s)
+int vmaf_cuda_enter_for(struct VmafCudaState *s, const char *who, long frame)
 {
     const int r = s->push(s->ctx);
     if (r) {
-        vmaf_error("cuda: could not make the CUDA context of %s current (driver error %d); "
+        char at[32] = "";
+        if (frame >= 0)
+            snprintf(at, sizeof(at), "frame %ld: ", frame);
+        vmaf_error("%s: %scould not make the CUDA context of %s current (driver error %d); "
                    "the context may have been destroyed by its owner",
-                   s->name, r);
+                   who, at, s->name, r);
         return -EIO;
     }
     return 0;
+}
+
+int vmaf_cuda_enter(struct VmafCudaState *s)
+{
+    return vmaf_cuda_enter_for(s, "cuda", -1);
 }
 
 void vmaf_cuda_leave(struct VmafCudaState *s)
@@ -397,7 +405,7 @@ static void free_copies(HostCopy *c, bool pinned)
 
 /* A kept copy of `bytes`, else a new one; kept copies of another size (an
  * earlier geometry) are freed. The context is current. */
-static int take_copy(struct VmafCudaState *s, size_t bytes, HostCopy **out)
+static int take_copy(struct VmafCudaState *s, size_t bytes, unsigned index, HostCopy **out)
 {
     HostCopy *c = NULL, *stale = NULL;
     pthread_mutex_lock(&s->copies_lock);
@@ -416,14 +424,15 @@ static int take_copy(struct VmafCudaState *s, size_t bytes, HostCopy **out)
     if (!c) {
         c = calloc(1, sizeof(*c));
         if (!c) {
-            vmaf_error("cuda: out of memory for a host copy of a device picture");
+            vmaf_error("cuda: frame %u: out of memory for a host copy of a device picture",
+                       index);
             return -ENOMEM;
         }
         const cudaError_t e = cudaHostAlloc(&c->mem, bytes, cudaHostAllocDefault);
         if (e != cudaSuccess) {
-            vmaf_error("cuda: cannot allocate %zu bytes of pinned host memory for a copy of a "
-                       "device picture: %s",
-                       bytes, cudaGetErrorString(e));
+            vmaf_error("cuda: frame %u: cannot allocate %zu bytes of pinned host memory for a "
+                       "copy of a device picture: %s",
+                       index, bytes, cudaGetErrorString(e));
             free(c);
             return vmaf_cuda_errno(e);
         }
@@ -437,24 +446,32 @@ static int take_copy(struct VmafCudaState *s, size_t bytes, HostCopy **out)
     return 0;
 }
 
-int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host)
+int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host,
+                            unsigned index)
 {
-    if (!s || !dev || !host || !dev->data[0])
+    /* Every failure below logs one line with the frame: the caller adds
+     * none of its own. */
+    if (!s || !dev || !host || !dev->data[0]) {
+        vmaf_error("cuda: frame %u: no device picture to copy to the host", index);
         return -EINVAL;
+    }
     unsigned pw[3], ph[3], planes;
     int err = vmaf_picture_plane_geometry(dev->pix_fmt, dev->w[0], dev->h[0], pw, ph, &planes);
-    if (err)
+    if (err) {
+        vmaf_error("cuda: frame %u: a %ux%u device picture has no valid plane layout", index,
+                   dev->w[0], dev->h[0]);
         return err;
+    }
     /* The layout of vmaf_picture_alloc(). */
     size_t stride[3], offset[3];
     const size_t total = vmaf_picture_plane_layout(planes, pw, ph, dev->bpc,
                                                    VMAF_PICTURE_ROW_ALIGN, stride, offset);
     const size_t sample = dev->bpc > 8 ? 2 : 1;
-    err = vmaf_cuda_enter(s);
+    err = vmaf_cuda_enter_for(s, "cuda", index);
     if (err)
         return err;
     HostCopy *c = NULL;
-    err = take_copy(s, total, &c);
+    err = take_copy(s, total, index, &c);
     if (err) {
         vmaf_cuda_leave(s);
         return err;
@@ -464,14 +481,16 @@ int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, Vma
                                        cudaMemcpyDeviceToHost);
     vmaf_cuda_leave(s);
     if (e != cudaSuccess) {
-        vmaf_error("cuda: copying the luma of a %ux%u device picture to the host failed: %s",
-                   dev->w[0], dev->h[0], cudaGetErrorString(e));
+        vmaf_error("cuda: frame %u: copying the luma of a %ux%u device picture to the host "
+                   "failed: %s",
+                   index, dev->w[0], dev->h[0], cudaGetErrorString(e));
         keep_copy(s, c);
         return vmaf_cuda_errno(e);
     }
     err = vmaf_picture_wrap(host, dev->pix_fmt, dev->bpc, dev->w[0], dev->h[0],
                             VMAF_PICTURE_BUF_HOST_PINNED, host_copy_release, c);
     if (err) {
+        vmaf_error("cuda: frame %u: out of memory for a host copy of a device picture", index);
         keep_copy(s, c);
         return err;
     }

@@ -60,6 +60,9 @@ struct VmafCudaState {
 
 /* Makes the state's context current. 0 or negative errno (logged). */
 int vmaf_cuda_enter(struct VmafCudaState *s);
+/* The same, with the failure's line naming `who` and, when `frame` is not
+ * negative, the frame: the caller then logs nothing more. */
+int vmaf_cuda_enter_for(struct VmafCudaState *s, const char *who, long frame);
 /* Restores the context that was current before vmaf_cuda_enter(). */
 void vmaf_cuda_leave(struct VmafCudaState *s);
 

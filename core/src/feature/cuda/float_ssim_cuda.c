@@ -107,6 +107,7 @@ void vmaf_ssim_cuda_consts(SsimCudaConsts *k)
 /* Test hooks (float_ssim_cuda.h). */
 static atomic_bool force_redo;
 static atomic_int force_shape = -1;
+static atomic_long fail_frame = -1;
 
 static const char *const provided_features[] = SSIM_PROVIDED_FEATURES;
 
@@ -229,7 +230,7 @@ static int init(VmafFex *fex)
         (void)vmaf_ssim_cuda_plan_override(&st->plan, forced);
     st->row_bytes = (size_t)fex->w * (fex->bpc > 8 ? 2 : 1);
 
-    int err = vmaf_cuda_enter(st->cu);
+    int err = vmaf_cuda_enter_for(st->cu, NAME, -1);
     if (err)
         return err;
     /* The kernels' stream is a blocking one: it waits for work the caller
@@ -349,6 +350,11 @@ void vmaf_float_ssim_cuda_force_redo(bool on)
     atomic_store(&force_redo, on);
 }
 
+void vmaf_float_ssim_cuda_fail_at(long frame)
+{
+    atomic_store(&fail_frame, frame);
+}
+
 void vmaf_float_ssim_cuda_force_shape(int shape)
 {
     atomic_store(&force_shape, shape);
@@ -427,7 +433,7 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
             return -EINVAL;
         }
     }
-    int err = vmaf_cuda_enter(st->cu);
+    int err = vmaf_cuda_enter_for(st->cu, NAME, index);
     if (err)
         return st->err = err;
 
@@ -532,6 +538,8 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                             st->comp);
     if (e == cudaSuccess)
         e = cudaEventRecord(sl->done, st->comp);
+    if (e == cudaSuccess && (long)index == atomic_load(&fail_frame))
+        e = cudaErrorLaunchFailure;
     if (e != cudaSuccess) {
         err = fail(st, e, "launching the SSIM kernels", index);
         goto out;
@@ -568,7 +576,7 @@ static int collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
     st->ndone = 0;
     if (err || !st->inflight)
         return err;
-    err = vmaf_cuda_enter(st->cu);
+    err = vmaf_cuda_enter_for(st->cu, NAME, (long)st->slot[oldest(st)].index);
     if (err)
         return st->err = err;
     while (st->inflight && !err) {

@@ -26,4 +26,9 @@ void vmaf_float_ssim_cuda_force_redo(bool on);
  * choice. Process-wide. */
 void vmaf_float_ssim_cuda_force_shape(int shape);
 
+/* Tests only: the submit of frame `frame` fails after its launches, as a
+ * kernel that faults would (cudaErrorLaunchFailure, through the same error
+ * path); -1 turns it off. Process-wide. */
+void vmaf_float_ssim_cuda_fail_at(long frame);
+
 #endif /* LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_H */
