@@ -316,7 +316,8 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
     if (err) {
         return report(VMAF_EXIT_MODEL, "cannot load model (%s%s): %s; pass a valid model "
                       "file with -m path=FILE, a built-in with -m version=NAME (vmaf_v0.6.1, "
-                      "vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_b_v0.6.3), or -n for none",
+                      "vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3), or -n "
+                      "for none",
                       m->version ? "version=" : "path=", m->version ? m->version : m->path,
                       err == -ENOENT ? "no such file" : err == -EACCES ? "permission denied"
                       : err == -ENOMEM ? "out of memory" : "see the reason above");

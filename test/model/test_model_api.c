@@ -117,8 +117,9 @@ static void test_builtin_and_flags(void)
     vmaf_close(v2);
 
     /* Every built-in loads; unknown names and the wrong kind are errors. */
-    const char *const singles[] = {"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1"};
-    for (int i = 0; i < 3; i++) {
+    const char *const singles[] = {"vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1",
+                                   "vmaf_4k_v0.6.1neg"};
+    for (int i = 0; i < 4; i++) {
         CHECK(!vmaf_model_load(&m, NULL, singles[i]), "load %s", singles[i]);
         vmaf_model_destroy(m);
     }
@@ -431,6 +432,41 @@ static void test_subsample_and_range(void)
 }
 
 
+/* vmaf_4k_v0.6.1neg is vmaf_4k_v0.6.1 reading the scores made with the
+ * enhancement-gain limits: given p01's values under those names, it
+ * predicts what vmaf_4k_v0.6.1 predicts from them under the plain names. */
+static void test_4k_neg(void)
+{
+    VmafModel *plain = NULL, *neg = NULL;
+    CHECK(!vmaf_model_load(&plain, NULL, "vmaf_4k_v0.6.1"), "load 4k");
+    VmafModelConfig cfg = {.name = "vmaf_neg"};
+    CHECK(!vmaf_model_load(&neg, &cfg, "vmaf_4k_v0.6.1neg"), "load 4k neg");
+    if (!plain || !neg) {
+        vmaf_model_destroy(plain);
+        vmaf_model_destroy(neg);
+        return;
+    }
+    CHECK(neg->feature[0].lookup && !strcmp(neg->feature[0].lookup, "integer_adm2_egl_1") &&
+              !neg->feature[1].lookup && neg->feature[5].lookup &&
+              !strcmp(neg->feature[5].lookup, "integer_vif_scale3_egl_1"),
+          "4k neg lookups: %s, %s", neg->feature[0].lookup ? neg->feature[0].lookup : "(none)",
+          neg->feature[5].lookup ? neg->feature[5].lookup : "(none)");
+    VmafContext *v = context_with_p01();
+    static const char *const egl[] = {"integer_adm2_egl_1", NULL, "integer_vif_scale0_egl_1",
+                                      "integer_vif_scale1_egl_1", "integer_vif_scale2_egl_1",
+                                      "integer_vif_scale3_egl_1"};
+    for (size_t i = 0; i < sizeof(p01) / sizeof(p01[0]); i++)
+        if (egl[i])
+            CHECK(!vmaf_import_feature_score(v, egl[i], p01[i].v, 0), "import %s", egl[i]);
+    double a = -1, b = -2;
+    CHECK(!vmaf_score_at_index(v, plain, &a, 0) && !vmaf_score_at_index(v, neg, &b, 0),
+          "score 4k and 4k neg");
+    CHECK(a == b && a > 0 && a < 100, "4k neg %.17g, 4k %.17g", b, a);
+    vmaf_close(v);
+    vmaf_model_destroy(plain);
+    vmaf_model_destroy(neg);
+}
+
 /* Options that name scores: a feature is looked up under the name the
  * reference gives it with those options, and only there. */
 static void test_option_names(void)
@@ -607,6 +643,7 @@ int main(void)
     test_kernels();
     test_subsample_and_range();
     test_option_names();
+    test_4k_neg();
     test_name_collision();
     test_imported_model_scores();
     test_collection_overload_atomic();
