@@ -397,6 +397,18 @@ static void progress_update(Progress *p, unsigned done, bool final)
     fflush(stderr);
 }
 
+/* Inputs of different lengths: the reference tool scores the frames they
+ * have in common and says which ended first; so does this one, on stderr
+ * even with -q, since it changes what the scores cover. */
+static void counts_differ(const InputContext *shorter, const InputContext *longer,
+                          unsigned common)
+{
+    fprintf(stderr, "vmaf: warning: frame counts differ (%s ends after %u frames to score, %s "
+            "has more): scoring the first %u; align the inputs with "
+            "--frame_skip_ref/--frame_skip_dist, or set --frame_cnt, to silence this\n",
+            shorter->path, common, longer->path, common);
+}
+
 /* Frames that will be scored, when both files tell: -1 if unknown. */
 static int64_t expected_frames(const CliSettings *c, const InputContext *r, const InputContext *d)
 {
@@ -557,6 +569,7 @@ int main(int argc, char *argv[])
     VmafTeam *readers = NULL;
     PairReader *pair = NULL;
     unsigned idx = 0;
+    bool counts_warned = false;
 
     const InputRawParams raw = { c.width, c.height, c.pix_fmt, c.bitdepth };
     /* One pipe given as both inputs: each frame would be half of one and
@@ -615,11 +628,9 @@ int main(int argc, char *argv[])
         const int64_t a = ref.info.frame_cnt - c.frame_skip_ref;
         const int64_t b = dist.info.frame_cnt - c.frame_skip_dist;
         if (c.use_yuv && a != b && (!c.frame_cnt || c.frame_cnt > (a < b ? a : b))) {
-            status = report(VMAF_EXIT_INPUT, "frame counts differ (%s: %lld, %s: %lld frames "
-                            "to score): score the common part with --frame_cnt %lld, or align "
-                            "them with --frame_skip_ref/--frame_skip_dist", ref.path,
-                            (long long)a, dist.path, (long long)b, (long long)(a < b ? a : b));
-            goto end;
+            counts_differ(a < b ? &ref : &dist, a < b ? &dist : &ref,
+                          (unsigned)(a < b ? a : b));
+            counts_warned = true;
         }
     }
     /* A path that is this process's stdout (/dev/stdout, /proc/self/fd/1,
@@ -777,18 +788,17 @@ int main(int argc, char *argv[])
             break;
         if (!r1 || !r2) {
             const InputContext *done = r1 ? &dist : &ref, *more = r1 ? &ref : &dist;
-            /* No common part to suggest a --frame_cnt for. */
-            if (!idx)
+            if (!idx) {
                 status = report(VMAF_EXIT_INPUT, "no frames to score (%s): it holds no frames, "
                                 "%s has some; give an input with frames", done->path,
                                 more->path);
-            else
-                status = report(VMAF_EXIT_INPUT, "frame counts differ (%s ends after %u frames "
-                                "to score, %s has more): score the common part with "
-                                "--frame_cnt %u, or align them with "
-                                "--frame_skip_ref/--frame_skip_dist",
-                                done->path, idx, more->path, idx);
-            goto end;
+                goto end;
+            }
+            /* As the reference tool does: the common frames are scored and
+             * reported, with a warning. */
+            if (!counts_warned)
+                counts_differ(done, more, idx);
+            break;
         }
         err = vmaf_read_pictures(vmaf, &pr, &pd, idx);
         if (err == -ENODEV) {

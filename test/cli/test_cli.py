@@ -344,16 +344,10 @@ def test_bad_inputs(tmp):
     for name, (fmt, w, h, bpc, n), needle in [
             ("geometry", ("420", 30, 24, 8, 3), "sizes differ"),
             ("bit depth", ("420", 32, 24, 10, 3), "bit depths differ"),
-            ("format", ("444", 32, 24, 8, 3), "pixel formats differ"),
-            ("frame count", ("420", 32, 24, 8, 2), "--frame_cnt 2")]:
+            ("format", ("444", 32, 24, 8, 3), "pixel formats differ")]:
         p = os.path.join(tmp, "mm_%s.y4m" % name.replace(" ", "_"))
         write_y4m(p, fmt, w, h, bpc, n, True)
         cases.append(("mismatch " + name, ["-r", good_r, "-d", p], "input", needle))
-    r2, d3 = os.path.join(tmp, "r2.yuv"), os.path.join(tmp, "d3.yuv")
-    write_yuv(r2, "420", 32, 24, 8, 2, False)
-    write_yuv(d3, "420", 32, 24, 8, 3, True)
-    cases.append(("raw frame count", ["-r", r2, "-d", d3, "-w", 32, "-h", 24, "-p", 420, "-b", 8], "input",
-                  "--frame_cnt 2"))
     cases.append(("skip beyond end", ["-r", good_r, "-d", good_d, "--frame_skip_ref", 5], "input",
                   "not enough frames"))
     cases.append(("unknown feature", ["-r", good_r, "-d", good_d, "--feature", "no_such_feature"], "usage",
@@ -754,6 +748,52 @@ def test_closed_stdout(tmp):
               f"closed stdout {extra}: exit {p.returncode}, stderr {se!r}")
 
 
+def test_frame_counts(tmp):
+    """Inputs of different lengths: as the reference tool, the common frames
+    are scored and reported (exit 0), with one warning naming the input that
+    ended first; for files, pipes, raw and Y4M, and after a skip."""
+    r3, d2 = os.path.join(tmp, "r3.y4m"), os.path.join(tmp, "d2.y4m")
+    write_y4m(r3, "420", 32, 24, 8, 3, False)
+    write_y4m(d2, "420", 32, 24, 8, 2, True)
+    yr3, yd2 = os.path.join(tmp, "r3.yuv"), os.path.join(tmp, "d2.yuv")
+    write_yuv(yr3, "420", 32, 24, 8, 3, False)
+    write_yuv(yd2, "420", 32, 24, 8, 2, True)
+    raw = ["-w", 32, "-h", 24, "-p", 420, "-b", 8]
+    want = score(r3, d2, ["--frame_cnt", 2], tmp, "common.json")
+    for what, args, shorter, n in [
+            ("Y4M, distorted shorter", ["-r", r3, "-d", d2], d2, 2),
+            ("Y4M, reference shorter", ["-r", d2, "-d", r3], d2, 2),
+            ("raw, distorted shorter", ["-r", yr3, "-d", yd2] + raw, yd2, 2),
+            ("Y4M, skip leaves the reference shorter",
+             ["-r", r3, "-d", r3, "--frame_skip_ref", 1], r3, 2)]:
+        out = os.path.join(tmp, "fc.json")
+        rc, so, se = run(args + ["-n", "--feature", "float_ssim", "-q", "--json", "--precision",
+                                 "max", "-o", out])
+        warn = [l for l in se.splitlines() if "frame counts differ" in l]
+        check(rc == 0 and len(warn) == 1 and ("(%s ends after %d frames" % (shorter, n)) in warn[0]
+              and "scoring the first %d" % n in warn[0],
+              f"{what}: exit {rc}, stderr {se!r}")
+        if rc == 0:
+            got = json_scores(out)[0]
+            check(len(got) == n, f"{what}: {len(got)} frames reported, want {n}")
+            if what.startswith("Y4M, distorted") or what.startswith("raw"):
+                check(got == want, f"{what}: scores {got}, want {want}")
+    # --frame_cnt within the common part: no warning.
+    rc, so, se = run(["-r", yr3, "-d", yd2] + raw + ["-n", "--feature", "float_ssim", "-q",
+                                                      "--frame_cnt", 2])
+    check(rc == 0 and "differ" not in se, f"--frame_cnt 2 on 3 and 2 frames: {rc} {se!r}")
+    # A pipe that ends first.
+    fd = os.path.join(tmp, "d2.fifo")
+    os.mkfifo(fd)
+    t = feed(fd, open(d2, "rb").read())
+    out = os.path.join(tmp, "fifo.json")
+    rc, so, se = run(["-r", r3, "-d", fd, "-n", "--feature", "float_ssim", "-q", "--json",
+                      "--precision", "max", "-o", out])
+    t.join(timeout=20)
+    check(rc == 0 and "(%s ends after 2 frames" % fd in se and json_scores(out)[0] == want,
+          f"pipe shorter: {rc} {se!r}")
+
+
 def test_skip_all(tmp):
     """Skipping every frame of a Y4M file or pipe is said as for raw files."""
     ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
@@ -792,11 +832,13 @@ def test_long_paths(tmp):
              "missing input"),
             (["-r", garbled, "-d", garbled], "input", "where \"FRAME\" must start the frame; the "
              "file is damaged or its header size is wrong", "bad input"),
-            (["-r", ref, "-d", dis], "input", "or align them with --frame_skip_ref/--frame_skip_dist",
-             "two paths"),
             (["-r", ref, "-d", ref, "-o", os.path.join(d, "no", "r.xml")], "output",
              "does not exist; create it or give another -o path", "report in a missing dir")]:
         expect_error(args + F, status, needle, "long path: " + what)
+    # A warning naming two long paths still ends with its advice.
+    rc, _, se = run(["-r", ref, "-d", dis] + F)
+    check(rc == 0 and se.rstrip().endswith("or set --frame_cnt, to silence this"),
+          f"long path: two paths in a warning: {rc} {se!r}")
     # A path of over 1000 characters that cannot be opened: still the reason.
     deep = tmp + "/" + "/".join(["c" * 200] * 5) + "/none.y4m"
     expect_error(["-r", deep, "-d", dis] + F, "input", "): No such file or directory",
@@ -1033,7 +1075,7 @@ def main():
     VMAF = os.path.abspath(a.vmaf)
     tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint, test_pipes,
              test_pipe_failure, test_pipe_open_order, test_sigint_open, test_output_checks,
-             test_closed_stdout,
+             test_closed_stdout, test_frame_counts,
              test_skip_all, test_long_paths, test_streams_and_stdout, test_duplicate_feature]
     with tempfile.TemporaryDirectory(prefix="vmaf_cli_") as tmp:
         for t in tests:
