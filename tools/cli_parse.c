@@ -21,6 +21,8 @@ enum {
     OPT_FRAME_SKIP_DIST,
     OPT_PRECISION,
     OPT_BACKEND,
+    OPT_GPUMASK,
+    OPT_NO_CUDA,
     OPT_HELP,
 };
 
@@ -51,8 +53,12 @@ static const CliOption options[] = {
     { "frame_cnt", 0, true, OPT_FRAME_CNT },
     { "frame_skip_ref", 0, true, OPT_FRAME_SKIP_REF },
     { "frame_skip_dist", 0, true, OPT_FRAME_SKIP_DIST },
+    /* The reference tool's name for --frame_skip_ref before 3.0. */
+    { "skip_ref_frame", 0, true, OPT_FRAME_SKIP_REF },
     { "precision", 0, true, OPT_PRECISION },
     { "backend", 0, true, OPT_BACKEND },
+    { "gpumask", 0, true, OPT_GPUMASK },
+    { "no_cuda", 0, false, OPT_NO_CUDA },
     { "no_prediction", 'n', false, 'n' },
     { "quiet", 'q', false, 'q' },
     { "version", 'v', false, 'v' },
@@ -73,7 +79,7 @@ static const char usage_text[] =
     "  -h, --height N             raw YUV height (1..65536)\n"
     "  -p, --pixel_format F       raw YUV layout: 420, 422, 444 or 400\n"
     "  -b, --bitdepth N           raw YUV bits per sample: 8, 10, 12 or 16\n"
-    "      --frame_cnt N          score at most N frames (N >= 1)\n"
+    "      --frame_cnt N          score at most N frames (0: all, the default)\n"
     "      --frame_skip_ref N     skip the first N reference frames\n"
     "      --frame_skip_dist N    skip the first N distorted frames\n"
     "\n"
@@ -94,11 +100,14 @@ static const char usage_text[] =
     "                             report format (default XML)\n"
     "      --precision P          score format: legacy (%.6f, default), max (%.17g,\n"
     "                             round-trip exact) or N (1..17 decimals, %.Nf)\n"
-    "  -q, --quiet                no progress line, no backend note, no summary\n"
+    "  -q, --quiet                no progress line, no backend note, and no summary\n"
+    "                             when there is a report (-o)\n"
     "\n"
     "Execution:\n"
     "      --threads N            score frames on N worker threads (0..1024)\n"
     "      --backend B            auto (default: CUDA if usable, else CPU), cpu or cuda\n"
+    "      --gpumask N            as the reference tool: not 0 keeps all work off the GPU\n"
+    "                             (--backend cpu); --no_cuda is the same\n"
     "      --cpumask N            disable CPU SIMD levels by bit (decimal or 0x hex)\n"
     "\n"
     "  -v, --version              print the library version and exit\n"
@@ -211,6 +220,16 @@ static int parse_feature(CliFeature *f, const char *arg, char *err, size_t err_s
     if (rest)
         *rest++ = '\0';
     f->name = f->buf;
+    if (!strcmp(f->name, "name") && rest && *rest) {
+        /* FFmpeg's libvmaf filter writes feature=name=NAME:KEY=VALUE. */
+        char *opts = strchr(rest, ':');
+        if (opts)
+            *opts++ = '\0';
+        return fail(err, err_sz, "vmaf: bad feature name (--feature \"%s\"): \"name=\" is "
+                    "FFmpeg's filter syntax; here the name comes first: --feature %.40s%s%.80s",
+                    shorten(shown, sizeof(shown), arg), rest, opts ? "=" : "",
+                    opts ? opts : "");
+    }
     if (!is_ident(f->name))
         return fail(err, err_sz, "vmaf: bad feature name (--feature \"%s\"): use letters, "
                     "digits and '_', then optionally =key=value:key=value",
@@ -467,7 +486,7 @@ static int apply(CliSettings *s, const CliOption *o, const char *val, char *err,
         s->cpumask = v;
         return 0;
     case OPT_FRAME_CNT:
-        NUMBER(1, 0xffffffffu, false, "a whole number from 1 to 4294967295");
+        NUMBER(0, 0xffffffffu, false, "a whole number from 0 (all frames) to 4294967295");
         s->frame_cnt = (unsigned)v;
         return 0;
     case OPT_FRAME_SKIP_REF:
@@ -485,7 +504,22 @@ static int apply(CliSettings *s, const CliOption *o, const char *val, char *err,
             snprintf(s->precision_fmt, sizeof(s->precision_fmt), "%%.%uf", (unsigned)v);
         }
         return 0;
+    case OPT_GPUMASK:
+        NUMBER(0, UINT64_MAX, true, "a whole number, decimal or 0x hexadecimal");
+        s->gpumask = v;
+        return 0;
+    case OPT_NO_CUDA:
+        if (s->backend_given && s->backend != CLI_BACKEND_CPU)
+            return fail(err, err_sz, "vmaf: conflicting options (--no_cuda and --backend): "
+                        "give one");
+        s->backend = CLI_BACKEND_CPU;
+        s->backend_given = true;
+        return 0;
     case OPT_BACKEND:
+        if (s->backend_given)
+            return fail(err, err_sz, "vmaf: option given twice (--backend, or with "
+                        "--no_cuda): give it once");
+        s->backend_given = true;
         if (!strcmp(val, "auto"))
             s->backend = CLI_BACKEND_AUTO;
         else if (!strcmp(val, "cpu"))
@@ -535,6 +569,12 @@ static int unknown_long(const char *arg, size_t len, char *err, size_t err_sz)
     char name[64];
     snprintf(name, sizeof(name), "--%.*s", (int)(len < 40 ? len : 40), arg);
     shorten(shown, sizeof(shown), name);
+    /* The reference tool's presets: named, with what can be done today. */
+    if ((len == 7 && !strncmp(arg, "aom_ctc", len)) || (len == 8 && !strncmp(arg, "nflx_ctc", len)))
+        return fail(err, err_sz, "vmaf: not supported (%s): the preset also needs PSNR, "
+                    "CAMBI%s and the VMAF models' features, which this build does not have "
+                    "yet; its SSIM part is --feature float_ssim=enable_db=true:clip_db=true",
+                    shown, len == 7 ? ", CIEDE2000, MS-SSIM, PSNR-HVS" : "");
     if (n)
         return fail(err, err_sz, "vmaf: unknown option (%s): options are not abbreviated; "
                     "did you mean %s?", shown, hint);
@@ -566,6 +606,9 @@ int cli_parse(int argc, char *const argv[], CliSettings *s, char *err, size_t er
     strcpy(s->precision_fmt, "%.6f");
     s->backend = CLI_BACKEND_AUTO;
 
+    /* "vmaf -h" alone asks for help (elsewhere -h is the raw height). */
+    if (argc == 2 && argv[1] && !strcmp(argv[1], "-h"))
+        return CLI_PARSE_HELP;
     int ret;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -606,6 +649,10 @@ int cli_parse(int argc, char *const argv[], CliSettings *s, char *err, size_t er
         /* A cluster of short options: -nq, -r PATH, -rPATH. */
         for (const char *c = a + 1; *c; c++) {
             const CliOption *o = find_short(*c);
+            if (!o && *c == 'c')
+                return fail(err, err_sz, "vmaf: unknown option (-c in \"%s\"): the reference "
+                            "tool accepts -c and ignores it; drop it (--cpumask is the CPU "
+                            "mask)", shorten(shown, sizeof(shown), a));
             if (!o) {
                 if ((unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f)
                     return fail(err, err_sz, "vmaf: unknown option (-%c in \"%s\"): see vmaf "
@@ -650,6 +697,13 @@ int cli_parse(int argc, char *const argv[], CliSettings *s, char *err, size_t er
             strcat(missing, " -b");
         return fail(err, err_sz, "vmaf: incomplete raw YUV geometry (missing%s): raw input "
                     "needs all of -w, -h, -p and -b", missing);
+    }
+    if (s->gpumask) {
+        if (s->backend == CLI_BACKEND_CUDA)
+            return fail(err, err_sz, "vmaf: conflicting options (--gpumask %llu and --backend "
+                        "cuda): a non-zero --gpumask keeps work off the GPU; give one",
+                        (unsigned long long)s->gpumask);
+        s->backend = CLI_BACKEND_CPU;
     }
     if (s->output_fmt_given && !s->output_path)
         return fail(err, err_sz, "vmaf: report format without a report (--xml/--json/--csv/"

@@ -65,8 +65,10 @@ typedef struct CliSettings {
     unsigned frame_cnt;                 /* 0: all frames */
     unsigned frame_skip_ref, frame_skip_dist;
     uint64_t cpumask;
+    uint64_t gpumask;                   /* the reference's: not 0 = no GPU */
     bool no_prediction, quiet;
     enum CliBackend backend;
+    bool backend_given;                 /* --backend (or --no_cuda) given */
     CliFeature feature[CLI_MAX_FEATURES];
     unsigned feature_cnt;
     CliModel model[CLI_MAX_MODELS];

@@ -496,11 +496,12 @@ static int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, ch
     /* With --backend auto, finding no GPU is an answer, not a problem: the
      * library's warning is left out and one line below says it; --backend
      * cuda shows the library's reason. */
-    if (c->backend == CLI_BACKEND_AUTO)
-        set_library_log_level(VMAF_LOG_LEVEL_ERROR);
+    /* --backend cuda shows it even with -q: the tool's error line points
+     * to it. */
+    set_library_log_level(c->backend == CLI_BACKEND_AUTO ? VMAF_LOG_LEVEL_ERROR
+                                                         : VMAF_LOG_LEVEL_WARNING);
     int err = vmaf_cuda_state_init(&cu, ccfg);
-    if (c->backend == CLI_BACKEND_AUTO)
-        set_library_log_level(c->quiet ? VMAF_LOG_LEVEL_ERROR : VMAF_LOG_LEVEL_WARNING);
+    set_library_log_level(c->quiet ? VMAF_LOG_LEVEL_ERROR : VMAF_LOG_LEVEL_WARNING);
     if (!err)
         err = vmaf_cuda_import_state(vmaf, cu);
     if (err) {
@@ -510,9 +511,10 @@ static int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, ch
                           err == -ENODEV ? "no usable CUDA device (the reason is above)"
                                          : strerror(-err));
         snprintf(note, note_sz, "vmaf: backend: cpu (CUDA not used: %s)",
-                 err == -ENODEV ? "no usable CUDA device, no NVIDIA driver, or a build without "
-                                  "CUDA; --backend cuda says which"
-                                : strerror(-err));
+                 !VMAF_TOOL_BUILT_WITH_CUDA ? "this build has no CUDA support"
+                 : err == -ENODEV ? "no usable CUDA device or no NVIDIA driver; --backend cuda "
+                                    "says which"
+                                  : strerror(-err));
         return 0;
     }
     *cuda = true;
@@ -675,6 +677,10 @@ int main(int argc, char *argv[])
                 status = report(VMAF_EXIT_MODEL, "cannot use the default model (vmaf_v0.6.1): "
                                 "its features have no extractor here (see above); pass -n "
                                 "with --feature NAME, or another model with -m");
+            else if (c.no_prediction)
+                status = report(VMAF_EXIT_MODEL, "cannot use model (%s): its features cannot "
+                                "be extracted (see above); with -n a model's features are "
+                                "still extracted, so drop this -m", models[i].label);
             else
                 status = report(VMAF_EXIT_MODEL, "cannot use model (%s): its features cannot "
                                 "be extracted (see above); pass -n or another model",
@@ -690,11 +696,20 @@ int main(int argc, char *argv[])
             goto end;
         }
         err = vmaf_use_feature(vmaf, c.feature[i].name, dict);
+        const size_t nl = strlen(c.feature[i].name);
+        if (err && !VMAF_TOOL_BUILT_WITH_CUDA && nl > 5 &&
+            !strcmp(c.feature[i].name + nl - 5, "_cuda")) {
+            /* A GPU twin by name: a GPU problem, as with no usable GPU. */
+            status = report(VMAF_EXIT_GPU, "cannot use feature (--feature %s): this build has "
+                            "no CUDA support; ask for the CPU feature, or rebuild with "
+                            "-Dcuda=enabled", c.feature[i].name);
+            goto end;
+        }
         if (err) {
             status = err == -ENOMEM
                 ? report(VMAF_EXIT_SCORING, "out of memory (--feature %s)", c.feature[i].name)
-                : report(VMAF_EXIT_USAGE, "cannot use feature (--feature %s): unknown name or "
-                         "bad option (see above)", c.feature[i].name);
+                : report(VMAF_EXIT_USAGE, "cannot use feature (--feature %s): see the library's "
+                         "reason above", c.feature[i].name);
             goto end;
         }
     }
@@ -838,8 +853,11 @@ int main(int argc, char *argv[])
 
     /* Pooling also stores each model's per-frame predictions, which the
      * report then contains: it runs with -q too. The summary goes to
-     * stdout, unless the report itself does. */
-    FILE *sum = c.quiet ? NULL : c.output_path && !strcmp(c.output_path, "-") ? stderr : stdout;
+     * stdout, unless the report itself does; -q leaves it out only when
+     * there is a report, or the run's result would be lost (the
+     * reference tool does the same). */
+    FILE *sum = c.quiet && c.output_path ? NULL
+              : c.output_path && !strcmp(c.output_path, "-") ? stderr : stdout;
     for (unsigned i = 0; i < c.model_cnt && !c.no_prediction; i++) {
         if (models[i].collection) {
             VmafModelCollectionScore s;

@@ -250,12 +250,11 @@ def test_reports(tmp):
     rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim"])
     check(rc == 0 and se.count("vmaf: backend: ") == 1 and "libvmaf: warning" not in se,
           f"--backend auto says once, in one line: {se!r}")
-    # The GPU twin by name: scores on a GPU; without one, a GPU error (exit 6)
-    # at once; unknown in a build without CUDA.
+    # The GPU twin by name: scores on a GPU; without one, or in a build
+    # without CUDA, a GPU error (exit 6) at once.
     # Its summary line carries the name its scores are stored under.
     rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim_cuda"])
-    check(rc == 0 or (rc == EXIT["gpu"] and "GPU feature" in se) or
-          (rc == EXIT["usage"] and "unknown feature" in se),
+    check(rc == 0 or (rc == EXIT["gpu"] and ("GPU feature" in se or "no CUDA support" in se)),
           f"--feature float_ssim_cuda: {rc} {se!r}")
     if rc == 0:
         rc2, so2, _ = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "--backend", "cpu"])
@@ -267,6 +266,14 @@ def test_reports(tmp):
     if rc != 0:
         check(rc == EXIT["gpu"] and "--backend cuda" in se and ERROR_LINE.match(se.strip().splitlines()[-1]),
               f"--backend cuda without GPU: {rc} {se!r}")
+        # The tool's line says "the reason is above": it is, with -q too.
+        check(len(se.strip().splitlines()) >= 2 and "libvmaf: " in se,
+              f"--backend cuda -q without GPU shows the library's reason: {se!r}")
+    # -q leaves the summary out only when there is a report.
+    rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "-q"])
+    check(rc == 0 and so.startswith("float_ssim: "), f"-q without -o keeps the summary: {so!r}")
+    rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "-q", "-o", out])
+    check(rc == 0 and so == "", f"-q with -o: no summary: {so!r}")
     # The default model: works, or says how to go on.
     rc, so, se = run(["-r", ref, "-d", dis, "-q"])
     check(rc == 0 or (rc == EXIT["model"] and "-n" in se), f"default model: {rc} {se!r}")

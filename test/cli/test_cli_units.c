@@ -128,7 +128,34 @@ static void test_parser(void)
     expect_usage("--threads \" 1\"", "-r", "a", "-d", "b", "--threads", " 1", NULL);
     expect_usage("--threads \"99999999999999999999999\"", "-r", "a", "-d", "b", "--threads", "99999999999999999999999", NULL);
     expect_usage("--frame_skip_ref \"-5\"", "-r", "a", "-d", "b", "--frame_skip_ref", "-5", NULL);
-    expect_usage("--frame_cnt \"0\"", "-r", "a", "-d", "b", "--frame_cnt", "0", NULL);
+    expect_usage("--frame_cnt \"-1\"", "-r", "a", "-d", "b", "--frame_cnt", "-1", NULL);
+    /* The reference tool's spellings: --frame_cnt 0 is every frame, a
+     * non-zero --gpumask or --no_cuda keeps work off the GPU, the pre-3.0
+     * --skip_ref_frame is --frame_skip_ref, and "vmaf -h" alone is help. */
+    r = parse(&s, err, "-r", "a", "-d", "b", "-n", "--feature", "float_ssim", "--frame_cnt", "0",
+              "--gpumask", "1", "--skip_ref_frame", "3", NULL);
+    CHECK(r == 0 && s.frame_cnt == 0 && s.backend == CLI_BACKEND_CPU && s.frame_skip_ref == 3,
+          "reference spellings: %d %s", r, err);
+    cli_settings_free(&s);
+    r = parse(&s, err, "-r", "a", "-d", "b", "-n", "--feature", "float_ssim", "--gpumask", "0",
+              NULL);
+    CHECK(r == 0 && s.backend == CLI_BACKEND_AUTO, "--gpumask 0 leaves auto: %d %s", r, err);
+    cli_settings_free(&s);
+    r = parse(&s, err, "-r", "a", "-d", "b", "-n", "--feature", "float_ssim", "--no_cuda", NULL);
+    CHECK(r == 0 && s.backend == CLI_BACKEND_CPU, "--no_cuda: %d %s", r, err);
+    cli_settings_free(&s);
+    CHECK(parse(&s, err, "-h", NULL) == CLI_PARSE_HELP, "-h alone");
+    cli_settings_free(&s);
+    expect_usage("missing value (-h/--height)", "-r", "a", "-d", "b", "-h", NULL);
+    expect_usage("--gpumask 1 and --backend cuda", "-r", "a", "-d", "b", "-n", "--feature",
+                 "float_ssim", "--gpumask", "1", "--backend", "cuda", NULL);
+    expect_usage("--no_cuda and --backend", "-r", "a", "-d", "b", "--backend", "cuda",
+                 "--no_cuda", NULL);
+    expect_usage("not supported (--aom_ctc)", "-r", "a", "-d", "b", "--aom_ctc", "v1.0", NULL);
+    expect_usage("not supported (--nflx_ctc)", "-r", "a", "-d", "b", "--nflx_ctc", "v1.0", NULL);
+    expect_usage("accepts -c and ignores it", "-r", "a", "-d", "b", "-c", "1", NULL);
+    expect_usage("here the name comes first: --feature float_ssim=enable_lcs=true", "-r", "a",
+                 "-d", "b", "-n", "--feature", "name=float_ssim:enable_lcs=true", NULL);
     expect_usage("-w/--width \"0\"", "-r", "a", "-d", "b", "-w", "0", "-h", "2", "-p", "420", "-b", "8", NULL);
     expect_usage("-w/--width \"65537\"", "-r", "a", "-d", "b", "-w", "65537", NULL);
     expect_usage("-h/--height \"-8\"", "-r", "a", "-d", "b", "-h", "-8", NULL);
