@@ -487,6 +487,61 @@ def case_faults(d):
     check(rcs == [0], "symlink write %r; %s" % (rcs, err))
     check(os.path.islink(link) and strict_json(open(real).read())["frames"], "symlink target")
     check(stat.S_IMODE(os.stat(real).st_mode) == 0o640, "mode kept")
+    # A file with a second hard link: both names see the new report (one
+    # inode, written in place once complete), no temporary file is left.
+    hdir = os.path.join(d, "hard")
+    os.mkdir(hdir)
+    first, second = os.path.join(hdir, "a.json"), os.path.join(hdir, "b.json")
+    with open(first, "w") as f:
+        f.write("old")
+    os.link(first, second)
+    rcs, err, _ = run(d, ["init 1"] + data + ["write json %s -" % first])
+    check(rcs == [0] and os.stat(first).st_ino == os.stat(second).st_ino and
+          strict_json(open(second).read())["frames"], "hard link: %r %s" % (rcs, err))
+    check(sorted(os.listdir(hdir)) == ["a.json", "b.json"], "hard link: no temporary left: %r" %
+          os.listdir(hdir))
+    if os.geteuid() == 0:
+        # Another owner: kept, whether the writer may give the file to them
+        # (root: renamed over) or not (nobody: written in place).
+        odir = os.path.join(d, "owned")
+        os.mkdir(odir)
+        os.chmod(odir, 0o777)
+        theirs = os.path.join(odir, "theirs.json")
+        with open(theirs, "w") as f:
+            f.write("old")
+        os.chown(theirs, 65534, 65534)
+        rcs, err, _ = run(d, ["init 1"] + data + ["write json %s -" % theirs])
+        st = os.stat(theirs)
+        check(rcs == [0] and (st.st_uid, st.st_gid) == (65534, 65534) and
+              strict_json(open(theirs).read())["frames"], "owner kept (root): %r %s" % (rcs, err))
+        roots = os.path.join(odir, "roots.json")
+        with open(roots, "w") as f:
+            f.write("old")
+        os.chmod(roots, 0o666)
+        rcs, err, _ = run(d, ["init 1"] + data + ["write json %s -" % roots], user=65534)
+        st = os.stat(roots)
+        check(rcs == [0] and st.st_uid == 0 and strict_json(open(roots).read())["frames"],
+              "owner kept (nobody writing root's file): %r %s" % (rcs, err))
+        check(sorted(os.listdir(odir)) == ["roots.json", "theirs.json"],
+              "owners: no temporary left: %r" % os.listdir(odir))
+        # A file bind-mounted on its own (a container's -v file:file) cannot
+        # be renamed over (EBUSY): written in place. Needs mount rights.
+        src, mnt = os.path.join(d, "bind_src.json"), os.path.join(d, "bind_dst.json")
+        for path in (src, mnt):
+            with open(path, "w") as f:
+                f.write("old")
+        if subprocess.run(["mount", "--bind", src, mnt], stderr=subprocess.DEVNULL).returncode:
+            print("skipping the bind-mount check: mount --bind is not permitted here",
+                  file=sys.stderr)
+        else:
+            try:
+                rcs, err, _ = run(d, ["init 1"] + data + ["write json %s -" % mnt])
+                check(rcs == [0] and strict_json(open(src).read())["frames"],
+                      "bind-mounted file: %r %s" % (rcs, err))
+            finally:
+                subprocess.run(["umount", mnt])
+            check(not [n for n in os.listdir(d) if n.startswith(".bind_dst")],
+                  "bind mount: no temporary left")
     # A dangling symlink: the report is created where the link points (a
     # relative target relative to the link's directory, through a chain of
     # links), the link stays a link, and no temporary file is left.

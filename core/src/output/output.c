@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <locale.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +177,10 @@ typedef struct Target {
     char *final;        /* where the report lands (symlinks resolved) */
     char *tmp;          /* the temporary file (TARGET_ATOMIC) */
     FILE *f;
+    /* The complete report is copied into the existing file instead of
+     * renamed over it: a rename would cut its other hard links off, or
+     * give it an owner it did not have. */
+    bool in_place;
 } Target;
 
 /* Where a report at `path`, which does not exist, is created: `path` itself,
@@ -236,7 +241,8 @@ static int target_open(Target *t, const char *path)
     }
 
     mode_t mode;
-    struct stat st;
+    struct stat st, old_owner;
+    bool have_old = false;
     if (!stat(path, &st)) {
         if (S_ISDIR(st.st_mode)) {
             vmaf_error("report: \"%s\" is a directory; give a file name for the report", path);
@@ -263,6 +269,9 @@ static int target_open(Target *t, const char *path)
             return err;
         }
         mode = st.st_mode & 07777;
+        old_owner = st;
+        have_old = true;
+        t->in_place = st.st_nlink > 1;
         /* Replace the file a symlink points to, not the link. */
         t->final = realpath(path, NULL);
         if (!t->final) {
@@ -317,6 +326,12 @@ static int target_open(Target *t, const char *path)
                    path, errstr(err, eb, sizeof(eb)));
         goto fail;
     }
+    /* A replaced file keeps its owner and group. Only root (or a group
+     * member, for the group) may give the temporary file to them; where
+     * that is refused, the report goes into the file itself at the end. */
+    if (have_old && (old_owner.st_uid != geteuid() || old_owner.st_gid != getegid()) &&
+        fchown(fd, old_owner.st_uid, old_owner.st_gid))
+        t->in_place = true;
     if (fchmod(fd, mode) || !(t->f = fdopen(fd, "w"))) {
         err = -errno;
         vmaf_error("report: cannot prepare the temporary file \"%s\": %s; "
@@ -338,6 +353,60 @@ static const char *outcome(const Target *t)
 {
     return t->kind == TARGET_STDOUT ? "the report on stdout is incomplete"
                                     : "no report was written";
+}
+
+/* Copies the finished temporary file into the target itself (truncated
+ * first), for targets a rename must not replace or cannot: hard links,
+ * another owner, a file bind-mounted on its own (rename gives EBUSY). Only
+ * here can a failure leave the target incomplete, and the message says so. */
+static int copy_in_place(const Target *t)
+{
+    char eb[128];
+    int err = 0;
+    const char *what = "open";
+    int in = open(t->tmp, O_RDONLY | O_CLOEXEC);
+    int out = in < 0 ? -1 : open(t->final, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (in < 0 || out < 0) {
+        err = -errno;
+    } else {
+        what = "write";
+        char buf[1 << 16];
+        for (;;) {
+            ssize_t n = read(in, buf, sizeof(buf));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                if (n < 0)
+                    err = -errno;
+                break;
+            }
+            for (ssize_t done = 0; done < n && !err;) {
+                ssize_t w = write(out, buf + done, (size_t)(n - done));
+                if (w < 0 && errno != EINTR)
+                    err = -errno;
+                else if (w > 0)
+                    done += w;
+            }
+            if (err)
+                break;
+        }
+        if (!err && fsync(out) && errno != EINVAL && errno != ENOTSUP && errno != EOPNOTSUPP) {
+            err = -errno;
+            what = "sync";
+        }
+    }
+    if (out >= 0 && close(out) && !err) {
+        err = -errno;
+        what = "close";
+    }
+    if (in >= 0)
+        close(in);
+    if (err)
+        vmaf_error("report: cannot %s \"%s\" in place: %s; %s, free space or choose another "
+                   "output path", what, t->path, errstr(err, eb, sizeof(eb)),
+                   out >= 0 ? "the file may hold an incomplete report"
+                            : "no report was written");
+    return err;
 }
 
 /* Finishes the report: on success (err == 0) flushes, syncs, closes and
@@ -367,16 +436,27 @@ static int target_close(Target *t, int err)
         }
     }
     t->f = NULL;
-    if (!err && t->kind == TARGET_ATOMIC && rename(t->tmp, t->final)) {
-        err = -errno;
-        what = "rename the temporary file over";
+    if (!err && t->kind == TARGET_ATOMIC) {
+        if (t->in_place) {
+            err = copy_in_place(t);
+        } else if (rename(t->tmp, t->final)) {
+            err = -errno;
+            what = "rename the temporary file over";
+            /* A file mounted on its own (a container's -v host/file:/file)
+             * or on another file system cannot be renamed over. */
+            if (err == -EBUSY || err == -EXDEV) {
+                t->in_place = true;
+                err = copy_in_place(t);
+                what = NULL;
+            }
+        }
     }
     if (err && what)
         vmaf_error("report: cannot %s \"%s\": %s; %s, free space or choose another "
                    "output path", what, t->kind == TARGET_STDOUT ? "stdout" : t->path,
                    errstr(err, eb, sizeof(eb)), outcome(t));
     if (t->kind == TARGET_ATOMIC) {
-        if (err) {
+        if (err || t->in_place) {
             unlink(t->tmp);
         } else {
             /* Make the rename itself durable; the report is complete either
