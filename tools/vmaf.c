@@ -2,6 +2,7 @@
  * them with the requested features and models, prints the pooled scores and
  * writes a report. Uses the library only through its public API. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -523,11 +524,32 @@ static int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, ch
     return 0;
 }
 
+/* A closed stdin, stdout or stderr (a daemon's, or `>&-`) would be taken by
+ * the next file opened, the report's temporary file among them, and what
+ * goes to stdout would land in the report: each gets /dev/null. Returns
+ * whether stdout was closed. */
+static bool reopen_std_fds(void)
+{
+    bool out_closed = false;
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        out_closed |= fd == STDOUT_FILENO;
+        const int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+        if (n >= 0 && n != fd) {
+            dup2(n, fd);
+            close(n);
+        }
+    }
+    return out_closed;
+}
+
 int main(int argc, char *argv[])
 {
     CliSettings c;
     char perr[512];
     int status = VMAF_EXIT_OK;
+    const bool stdout_closed = reopen_std_fds();
     int err = cli_parse(argc, argv, &c, perr, sizeof(perr));
     if (err == CLI_PARSE_HELP) {
         fputs(cli_usage(), stdout);
@@ -546,6 +568,13 @@ int main(int argc, char *argv[])
             fprintf(stderr, "%s\n", perr);
         cli_settings_free(&c);
         return err == -ENOMEM ? VMAF_EXIT_SCORING : VMAF_EXIT_USAGE;
+    }
+
+    if (stdout_closed && c.output_path && !strcmp(c.output_path, "-")) {
+        fprintf(stderr, "vmaf: cannot write report (-): stdout is closed; give -o a file, or "
+                "run with stdout open\n");
+        cli_settings_free(&c);
+        return VMAF_EXIT_OUTPUT;
     }
 
     struct sigaction sa;
@@ -852,48 +881,77 @@ int main(int argc, char *argv[])
     }
 
     /* Pooling also stores each model's per-frame predictions, which the
-     * report then contains: it runs with -q too. The summary goes to
-     * stdout, unless the report itself does; -q leaves it out only when
-     * there is a report, or the run's result would be lost (the
-     * reference tool does the same). */
-    FILE *sum = c.quiet && c.output_path ? NULL
-              : c.output_path && !strcmp(c.output_path, "-") ? stderr : stdout;
+     * report then contains: it runs with -q too. */
+    double model_score[CLI_MAX_MODELS];
+    VmafModelCollectionScore coll_score[CLI_MAX_MODELS];
+    memset(coll_score, 0, sizeof(coll_score));
     for (unsigned i = 0; i < c.model_cnt && !c.no_prediction; i++) {
-        if (models[i].collection) {
-            VmafModelCollectionScore s;
-            memset(&s, 0, sizeof(s));
-            err = vmaf_score_pooled_model_collection(vmaf, models[i].collection,
-                                                     VMAF_POOL_METHOD_MEAN, &s, 0, idx - 1);
-            if (err) {
-                status = report(VMAF_EXIT_SCORING, "cannot pool model scores (%s): %s",
-                                models[i].label, strerror(-err));
-                goto end;
-            }
-            if (sum && s.type == VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP) {
-                fprintf(sum, "%s: ", models[i].label);
-                put_score(sum, c.precision_fmt, s.bootstrap.bagging_score);
-                fputs(", ci.p95: [", sum);
-                put_score(sum, c.precision_fmt, s.bootstrap.ci.p95.lo);
-                fputs(", ", sum);
-                put_score(sum, c.precision_fmt, s.bootstrap.ci.p95.hi);
-                fputs("], stddev: ", sum);
-                put_score(sum, c.precision_fmt, s.bootstrap.stddev);
-                fputc('\n', sum);
-            }
-            continue;
-        }
-        double score;
-        err = vmaf_score_pooled(vmaf, models[i].model, VMAF_POOL_METHOD_MEAN, &score, 0, idx - 1);
+        err = models[i].collection
+            ? vmaf_score_pooled_model_collection(vmaf, models[i].collection,
+                                                 VMAF_POOL_METHOD_MEAN, &coll_score[i], 0,
+                                                 idx - 1)
+            : vmaf_score_pooled(vmaf, models[i].model, VMAF_POOL_METHOD_MEAN, &model_score[i],
+                                0, idx - 1);
         if (err) {
             status = report(VMAF_EXIT_SCORING, "cannot pool model scores (%s): %s",
                             models[i].label, strerror(-err));
             goto end;
         }
-        if (sum) {
-            fprintf(sum, "%s: ", models[i].label);
-            put_score(sum, c.precision_fmt, score);
-            fputc('\n', sum);
+    }
+
+    if (interrupted) {
+        status = VMAF_EXIT_INTERRUPTED;
+        goto end;
+    }
+    /* The report before the summary: a stdout that cannot be written (its
+     * reader gone) must not cost the report file. */
+    if (c.output_path) {
+        err = vmaf_write_output_with_format(vmaf, c.output_path, c.output_fmt, c.precision_fmt);
+        if (err) {
+            /* Ctrl-C while the report's open or write waited (a FIFO with
+             * no reader, say) fails it with EINTR: an interruption. */
+            status = interrupted ? VMAF_EXIT_INTERRUPTED
+                                 : report(VMAF_EXIT_OUTPUT, "cannot write report (%s): %s",
+                                          c.output_path, strerror(-err));
+            goto end;
         }
+        if (interrupted) {
+            /* Interrupted while the report was being written: an
+             * interrupted run leaves no report file behind. Only a regular
+             * file is removed: "-" is stdout, and a device such as
+             * /dev/null must survive. */
+            struct stat st;
+            if (strcmp(c.output_path, "-") && !stat(c.output_path, &st) && S_ISREG(st.st_mode))
+                unlink(c.output_path);
+            status = VMAF_EXIT_INTERRUPTED;
+            goto end;
+        }
+    }
+
+    /* The summary goes to stdout, unless the report itself does; -q leaves
+     * it out only when there is a report, or the run's result would be
+     * lost (the reference tool does the same). */
+    FILE *sum = c.quiet && c.output_path ? NULL
+              : c.output_path && !strcmp(c.output_path, "-") ? stderr : stdout;
+    for (unsigned i = 0; sum && i < c.model_cnt && !c.no_prediction; i++) {
+        if (models[i].collection) {
+            const VmafModelCollectionScore *cs = &coll_score[i];
+            if (cs->type != VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP)
+                continue;
+            fprintf(sum, "%s: ", models[i].label);
+            put_score(sum, c.precision_fmt, cs->bootstrap.bagging_score);
+            fputs(", ci.p95: [", sum);
+            put_score(sum, c.precision_fmt, cs->bootstrap.ci.p95.lo);
+            fputs(", ", sum);
+            put_score(sum, c.precision_fmt, cs->bootstrap.ci.p95.hi);
+            fputs("], stddev: ", sum);
+            put_score(sum, c.precision_fmt, cs->bootstrap.stddev);
+            fputc('\n', sum);
+            continue;
+        }
+        fprintf(sum, "%s: ", models[i].label);
+        put_score(sum, c.precision_fmt, model_score[i]);
+        fputc('\n', sum);
     }
     for (unsigned i = 0; sum && i < c.feature_cnt; i++) {
         double score;
@@ -916,35 +974,10 @@ int main(int argc, char *argv[])
     }
     if (sum && fflush(sum)) {
         status = interrupted ? VMAF_EXIT_INTERRUPTED
-                             : report(VMAF_EXIT_OUTPUT, "cannot write the summary (%s): %s",
-                                      sum == stdout ? "stdout" : "stderr", strerror(errno));
+                             : report(VMAF_EXIT_OUTPUT, "cannot write the summary (%s): %s%s",
+                                      sum == stdout ? "stdout" : "stderr", strerror(errno),
+                                      c.output_path ? "; the report was written" : "");
         goto end;
-    }
-
-    if (interrupted) {
-        status = VMAF_EXIT_INTERRUPTED;
-        goto end;
-    }
-    if (c.output_path) {
-        err = vmaf_write_output_with_format(vmaf, c.output_path, c.output_fmt, c.precision_fmt);
-        if (err) {
-            /* Ctrl-C while the report's open or write waited (a FIFO with
-             * no reader, say) fails it with EINTR: an interruption. */
-            status = interrupted ? VMAF_EXIT_INTERRUPTED
-                                 : report(VMAF_EXIT_OUTPUT, "cannot write report (%s): %s",
-                                          c.output_path, strerror(-err));
-            goto end;
-        }
-        if (interrupted) {
-            /* Interrupted while the report was being written: an
-             * interrupted run leaves no report file behind. Only a regular
-             * file is removed: "-" is stdout, and a device such as
-             * /dev/null must survive. */
-            struct stat st;
-            if (strcmp(c.output_path, "-") && !stat(c.output_path, &st) && S_ISREG(st.st_mode))
-                unlink(c.output_path);
-            status = VMAF_EXIT_INTERRUPTED;
-        }
     }
 
 end:

@@ -753,6 +753,32 @@ def test_closed_stdout(tmp):
         se = p.stderr.decode("utf-8", "replace")
         check(p.returncode == EXIT["output"] and needle in se and "Broken pipe" in se,
               f"closed stdout {extra}: exit {p.returncode}, stderr {se!r}")
+    # With a report file, a broken stdout costs the summary only: the report
+    # is written first.
+    out = os.path.join(tmp, "kept.json")
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = subprocess.run([VMAF, "-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "--json",
+                            "-o", out], stdout=w, stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(w)
+    se = p.stderr.decode("utf-8", "replace")
+    check(p.returncode == EXIT["output"] and "the report was written" in se and
+          len(json_scores(out)[0]) == 3, f"broken stdout with -o FILE: {p.returncode} {se!r}")
+    # stdout closed outright (>&-): the report's file must not become fd 1
+    # and take the summary; -o - is refused, since it has nowhere to go.
+    out = os.path.join(tmp, "closed.json")
+    p = subprocess.run([VMAF, "-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "--json",
+                        "-o", out], stderr=subprocess.PIPE, timeout=120,
+                       preexec_fn=lambda: os.close(1))
+    check(p.returncode == 0 and len(json_scores(out)[0]) == 3,
+          f">&- with -o FILE: {p.returncode} {p.stderr!r}")
+    p = subprocess.run([VMAF, "-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "--json",
+                        "-o", "-"], stderr=subprocess.PIPE, timeout=120,
+                       preexec_fn=lambda: os.close(1))
+    check(p.returncode == EXIT["output"] and b"stdout is closed" in p.stderr,
+          f">&- with -o -: {p.returncode} {p.stderr!r}")
 
 
 def test_frame_counts(tmp):
