@@ -39,6 +39,17 @@ def hexs(s):
     return s.hex() or "00"  # "00" decodes to the empty string
 
 
+def make_file(path, text, mode=None, owner=None):
+    """Creates path holding text, with mode and (uid, gid) owner if given."""
+    with open(path, "w") as f:
+        f.write(text)
+    if mode is not None:
+        os.chmod(path, mode)
+    if owner is not None:
+        os.chown(path, *owner)
+    return path
+
+
 def run(workdir, lines, stdout=None, user=None, expect_status=0, env=None):
     """Runs report_tool on a script; returns (return values of the writes, stderr)."""
     script = os.path.join(workdir, "script.txt")
@@ -491,9 +502,8 @@ def case_faults(d):
     # inode, written in place once complete), no temporary file is left.
     hdir = os.path.join(d, "hard")
     os.mkdir(hdir)
-    first, second = os.path.join(hdir, "a.json"), os.path.join(hdir, "b.json")
-    with open(first, "w") as f:
-        f.write("old")
+    first = make_file(os.path.join(hdir, "a.json"), "old")
+    second = os.path.join(hdir, "b.json")
     os.link(first, second)
     rcs, err, _ = run(d, ["init 1"] + data + ["write json %s -" % first])
     check(rcs == [0] and os.stat(first).st_ino == os.stat(second).st_ino and
@@ -506,18 +516,12 @@ def case_faults(d):
         odir = os.path.join(d, "owned")
         os.mkdir(odir)
         os.chmod(odir, 0o777)
-        theirs = os.path.join(odir, "theirs.json")
-        with open(theirs, "w") as f:
-            f.write("old")
-        os.chown(theirs, 65534, 65534)
+        theirs = make_file(os.path.join(odir, "theirs.json"), "old", owner=(65534, 65534))
         rcs, err, _ = run(d, ["init 1"] + data + ["write json %s -" % theirs])
         st = os.stat(theirs)
         check(rcs == [0] and (st.st_uid, st.st_gid) == (65534, 65534) and
               strict_json(open(theirs).read())["frames"], "owner kept (root): %r %s" % (rcs, err))
-        roots = os.path.join(odir, "roots.json")
-        with open(roots, "w") as f:
-            f.write("old")
-        os.chmod(roots, 0o666)
+        roots = make_file(os.path.join(odir, "roots.json"), "old", mode=0o666)
         rcs, err, _ = run(d, ["init 1"] + data + ["write json %s -" % roots], user=65534)
         st = os.stat(roots)
         check(rcs == [0] and st.st_uid == 0 and strict_json(open(roots).read())["frames"],
@@ -528,8 +532,7 @@ def case_faults(d):
         # be renamed over (EBUSY): written in place. Needs mount rights.
         src, mnt = os.path.join(d, "bind_src.json"), os.path.join(d, "bind_dst.json")
         for path in (src, mnt):
-            with open(path, "w") as f:
-                f.write("old")
+            make_file(path, "old")
         if subprocess.run(["mount", "--bind", src, mnt], stderr=subprocess.DEVNULL).returncode:
             print("skipping the bind-mount check: mount --bind is not permitted here",
                   file=sys.stderr)
@@ -580,10 +583,7 @@ def case_faults(d):
     locked = os.path.join(d, "locked")
     os.mkdir(locked)
     os.chmod(d, 0o755)
-    ro = os.path.join(locked, "ro.json")
-    with open(ro, "w") as f:
-        f.write("read only")
-    os.chmod(ro, 0o444)
+    ro = make_file(os.path.join(locked, "ro.json"), "read only", mode=0o444)
     os.chmod(locked, 0o555)
     if user is None and (os.access(locked, os.W_OK) or os.access(ro, os.W_OK)):
         print("skipping permission checks: this user can write anyway", file=sys.stderr)
