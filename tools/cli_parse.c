@@ -221,14 +221,18 @@ static int parse_feature(CliFeature *f, const char *arg, char *err, size_t err_s
         *rest++ = '\0';
     f->name = f->buf;
     if (!strcmp(f->name, "name") && rest && *rest) {
-        /* FFmpeg's libvmaf filter writes feature=name=NAME:KEY=VALUE. */
+        /* FFmpeg's libvmaf filter writes feature=name=NAME:KEY=VALUE, and
+         * several features joined by '|': the first is shown rewritten. */
+        char *more = strchr(rest, '|');
+        if (more)
+            *more = '\0';
         char *opts = strchr(rest, ':');
         if (opts)
             *opts++ = '\0';
         return fail(err, err_sz, "vmaf: bad feature name (--feature \"%s\"): \"name=\" is "
-                    "FFmpeg's filter syntax; here the name comes first: --feature %.40s%s%.80s",
+                    "FFmpeg's filter syntax; here the name comes first: --feature %.40s%s%.80s%s",
                     shorten(shown, sizeof(shown), arg), rest, opts ? "=" : "",
-                    opts ? opts : "");
+                    opts ? opts : "", more ? ", and one --feature for each name" : "");
     }
     if (!is_ident(f->name))
         return fail(err, err_sz, "vmaf: bad feature name (--feature \"%s\"): use letters, "
@@ -509,16 +513,11 @@ static int apply(CliSettings *s, const CliOption *o, const char *val, char *err,
         s->gpumask = v;
         return 0;
     case OPT_NO_CUDA:
-        if (s->backend_given && s->backend != CLI_BACKEND_CPU)
-            return fail(err, err_sz, "vmaf: conflicting options (--no_cuda and --backend): "
-                        "give one");
-        s->backend = CLI_BACKEND_CPU;
-        s->backend_given = true;
+        s->no_cuda = true;
         return 0;
     case OPT_BACKEND:
         if (s->backend_given)
-            return fail(err, err_sz, "vmaf: option given twice (--backend, or with "
-                        "--no_cuda): give it once");
+            return fail(err, err_sz, "vmaf: option given twice (--backend): give it once");
         s->backend_given = true;
         if (!strcmp(val, "auto"))
             s->backend = CLI_BACKEND_AUTO;
@@ -697,6 +696,13 @@ int cli_parse(int argc, char *const argv[], CliSettings *s, char *err, size_t er
             strcat(missing, " -b");
         return fail(err, err_sz, "vmaf: incomplete raw YUV geometry (missing%s): raw input "
                     "needs all of -w, -h, -p and -b", missing);
+    }
+    /* --no_cuda, or a non-zero --gpumask, in either order with --backend. */
+    if (s->no_cuda) {
+        if (s->backend == CLI_BACKEND_CUDA)
+            return fail(err, err_sz, "vmaf: conflicting options (--no_cuda and --backend "
+                        "cuda): give one");
+        s->backend = CLI_BACKEND_CPU;
     }
     if (s->gpumask) {
         if (s->backend == CLI_BACKEND_CUDA)

@@ -68,7 +68,8 @@ typedef struct CliSettings {
     uint64_t gpumask;                   /* the reference's: not 0 = no GPU */
     bool no_prediction, quiet;
     enum CliBackend backend;
-    bool backend_given;                 /* --backend (or --no_cuda) given */
+    bool backend_given;                 /* --backend given */
+    bool no_cuda;                       /* --no_cuda: --backend cpu */
     CliFeature feature[CLI_MAX_FEATURES];
     unsigned feature_cnt;
     CliModel model[CLI_MAX_MODELS];

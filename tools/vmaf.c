@@ -404,10 +404,10 @@ static void progress_update(Progress *p, unsigned done, bool final)
 static void counts_differ(const InputContext *shorter, const InputContext *longer,
                           unsigned common)
 {
-    fprintf(stderr, "vmaf: warning: frame counts differ (%s ends after %u frames to score, %s "
-            "has more): scoring the first %u; align the inputs with "
-            "--frame_skip_ref/--frame_skip_dist, or set --frame_cnt, to silence this\n",
-            shorter->path, common, longer->path, common);
+    (void)report(0, "warning: frame counts differ (%s ends after %u frames to score, %s has "
+                 "more): scoring the first %u; align the inputs with "
+                 "--frame_skip_ref/--frame_skip_dist, or set --frame_cnt, to silence this",
+                 shorter->path, common, longer->path, common);
 }
 
 /* Frames that will be scored, when both files tell: -1 if unknown. */
@@ -483,6 +483,25 @@ static int get_picture(const PicSource *src, VmafPicture *pic)
     return vmaf_picture_alloc(pic, VMAF_PIX_FMT_YUV400P, src->bpc, src->w, src->h);
 }
 
+/* Whether `name` is a GPU twin's name: NAME_cuda where this build knows
+ * NAME. Asked of a context of its own, with nothing logged. */
+static bool is_gpu_twin(const char *name)
+{
+    const size_t n = strlen(name);
+    char base[128];
+    if (n <= 5 || n - 5 >= sizeof(base) || strcmp(name + n - 5, "_cuda"))
+        return false;
+    memcpy(base, name, n - 5);
+    base[n - 5] = '\0';
+    VmafContext *probe = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE };
+    if (vmaf_init(&probe, cfg))
+        return false;
+    const bool known = !vmaf_use_feature(probe, base, NULL);
+    vmaf_close(probe);
+    return known;
+}
+
 /* Chooses the backend; for --backend auto, `note` receives the line that
  * says which one, printed once the run is set up. */
 static int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, char *note,
@@ -509,8 +528,9 @@ static int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, ch
         if (c->backend == CLI_BACKEND_CUDA)
             return report(VMAF_EXIT_GPU, "CUDA backend unavailable (--backend cuda): %s; use "
                           "--backend cpu or auto",
-                          err == -ENODEV ? "no usable CUDA device (the reason is above)"
-                                         : strerror(-err));
+                          !VMAF_TOOL_BUILT_WITH_CUDA ? "this build has no CUDA support"
+                          : err == -ENODEV ? "no usable CUDA device (the reason is above)"
+                                           : strerror(-err));
         snprintf(note, note_sz, "vmaf: backend: cpu (CUDA not used: %s)",
                  !VMAF_TOOL_BUILT_WITH_CUDA ? "this build has no CUDA support"
                  : err == -ENODEV ? "no usable CUDA device or no NVIDIA driver; --backend cuda "
@@ -570,13 +590,6 @@ int main(int argc, char *argv[])
         return err == -ENOMEM ? VMAF_EXIT_SCORING : VMAF_EXIT_USAGE;
     }
 
-    if (stdout_closed && c.output_path && !strcmp(c.output_path, "-")) {
-        fprintf(stderr, "vmaf: cannot write report (-): stdout is closed; give -o a file, or "
-                "run with stdout open\n");
-        cli_settings_free(&c);
-        return VMAF_EXIT_OUTPUT;
-    }
-
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_sigint;
@@ -600,7 +613,8 @@ int main(int argc, char *argv[])
     VmafTeam *readers = NULL;
     PairReader *pair = NULL;
     unsigned idx = 0;
-    bool counts_warned = false;
+    bool counts_warned = false, report_written = false;
+    int64_t counts_common = -1; /* raw inputs of different lengths: their common count */
 
     const InputRawParams raw = { c.width, c.height, c.pix_fmt, c.bitdepth };
     /* One pipe given as both inputs: each frame would be half of one and
@@ -658,11 +672,10 @@ int main(int argc, char *argv[])
         }
         const int64_t a = ref.info.frame_cnt - c.frame_skip_ref;
         const int64_t b = dist.info.frame_cnt - c.frame_skip_dist;
-        if (c.use_yuv && a != b && (!c.frame_cnt || c.frame_cnt > (a < b ? a : b))) {
-            counts_differ(a < b ? &ref : &dist, a < b ? &dist : &ref,
-                          (unsigned)(a < b ? a : b));
-            counts_warned = true;
-        }
+        /* Said once the run is set up: a refused model or report path
+         * would make it a warning about frames never scored. */
+        if (c.use_yuv && a != b && (!c.frame_cnt || c.frame_cnt > (a < b ? a : b)))
+            counts_common = a < b ? a : b;
     }
     /* A path that is this process's stdout (/dev/stdout, /proc/self/fd/1,
      * or the file the shell redirected stdout to) is "-": written in
@@ -671,6 +684,16 @@ int main(int argc, char *argv[])
      * would land inside the report. */
     if (c.output_path && strcmp(c.output_path, "-") && is_stdout(c.output_path))
         c.output_path = "-";
+    /* A closed stdout was given /dev/null: what was meant for it would be
+     * lost without a word. */
+    if (stdout_closed && (!c.output_path || !strcmp(c.output_path, "-"))) {
+        status = c.output_path
+            ? report(VMAF_EXIT_OUTPUT, "cannot write report (%s): stdout is closed; give -o a "
+                     "file, or run with stdout open", c.output_path)
+            : report(VMAF_EXIT_OUTPUT, "cannot print the summary (stdout): stdout is closed "
+                     "and there is no report; give -o FILE, or run with stdout open");
+        goto end;
+    }
     if (c.output_path && (status = check_output_path(c.output_path, c.path_ref, c.path_dist)))
         goto end;
 
@@ -725,9 +748,7 @@ int main(int argc, char *argv[])
             goto end;
         }
         err = vmaf_use_feature(vmaf, c.feature[i].name, dict);
-        const size_t nl = strlen(c.feature[i].name);
-        if (err && !VMAF_TOOL_BUILT_WITH_CUDA && nl > 5 &&
-            !strcmp(c.feature[i].name + nl - 5, "_cuda")) {
+        if (err && !VMAF_TOOL_BUILT_WITH_CUDA && is_gpu_twin(c.feature[i].name)) {
             /* A GPU twin by name: a GPU problem, as with no usable GPU. */
             status = report(VMAF_EXIT_GPU, "cannot use feature (--feature %s): this build has "
                             "no CUDA support; ask for the CPU feature, or rebuild with "
@@ -759,6 +780,12 @@ int main(int argc, char *argv[])
 
     if (backend_note[0] && !c.quiet)
         fprintf(stderr, "%s\n", backend_note);
+    if (counts_common >= 0) {
+        const bool ref_short = ref.info.frame_cnt - c.frame_skip_ref == counts_common;
+        counts_differ(ref_short ? &ref : &dist, ref_short ? &dist : &ref,
+                      (unsigned)counts_common);
+        counts_warned = true;
+    }
     /* The frames both inputs skip are skipped in pairs, as frames are read
      * (one writer may feed both pipes in turn); the rest of the larger
      * skip then on its own. */
@@ -915,14 +942,11 @@ int main(int argc, char *argv[])
                                           c.output_path, strerror(-err));
             goto end;
         }
+        report_written = true;
+        /* Ctrl-C after the report was complete: it stays (removing it would
+         * also take what a hard link or a bind mount sees), the summary is
+         * left out, and the closing line says so. */
         if (interrupted) {
-            /* Interrupted while the report was being written: an
-             * interrupted run leaves no report file behind. Only a regular
-             * file is removed: "-" is stdout, and a device such as
-             * /dev/null must survive. */
-            struct stat st;
-            if (strcmp(c.output_path, "-") && !stat(c.output_path, &st) && S_ISREG(st.st_mode))
-                unlink(c.output_path);
             status = VMAF_EXIT_INTERRUPTED;
             goto end;
         }
@@ -973,7 +997,7 @@ int main(int argc, char *argv[])
         fputc('\n', sum);
     }
     if (sum && fflush(sum)) {
-        status = interrupted ? VMAF_EXIT_INTERRUPTED
+        status = interrupted && !report_written ? VMAF_EXIT_INTERRUPTED
                              : report(VMAF_EXIT_OUTPUT, "cannot write the summary (%s): %s%s",
                                       sum == stdout ? "stdout" : "stderr", strerror(errno),
                                       c.output_path ? "; the report was written" : "");
@@ -997,6 +1021,8 @@ end:
     vmaf_team_destroy(readers);
     cli_settings_free(&c);
     if (status == VMAF_EXIT_INTERRUPTED)
-        fprintf(stderr, "vmaf: interrupted (SIGINT, after %u frames): no report written\n", idx);
+        fprintf(stderr, "vmaf: interrupted (SIGINT, after %u frames): %s\n", idx,
+                report_written ? "the report was written, the summary was not"
+                               : "no report written");
     return status;
 }

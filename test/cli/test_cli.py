@@ -256,6 +256,9 @@ def test_reports(tmp):
     rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim_cuda"])
     check(rc == 0 or (rc == EXIT["gpu"] and ("GPU feature" in se or "no CUDA support" in se)),
           f"--feature float_ssim_cuda: {rc} {se!r}")
+    # A name ending in _cuda that is no twin is an unknown feature, in any build.
+    rc, _, se = run(["-r", ref, "-d", dis, "-n", "--feature", "no_such_cuda"])
+    check(rc == EXIT["usage"], f"--feature no_such_cuda: {rc} {se!r}")
     if rc == 0:
         rc2, so2, _ = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "--backend", "cpu"])
         lines = [l for l in so.splitlines() if l.startswith("float_ssim")]
@@ -774,11 +777,11 @@ def test_closed_stdout(tmp):
                        preexec_fn=lambda: os.close(1))
     check(p.returncode == 0 and len(json_scores(out)[0]) == 3,
           f">&- with -o FILE: {p.returncode} {p.stderr!r}")
-    p = subprocess.run([VMAF, "-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "--json",
-                        "-o", "-"], stderr=subprocess.PIPE, timeout=120,
-                       preexec_fn=lambda: os.close(1))
-    check(p.returncode == EXIT["output"] and b"stdout is closed" in p.stderr,
-          f">&- with -o -: {p.returncode} {p.stderr!r}")
+    for extra in (["--json", "-o", "-"], ["--json", "-o", "/dev/stdout"], [], ["-q"]):
+        p = subprocess.run([VMAF, "-r", ref, "-d", dis, "-n", "--feature", "float_ssim"] + extra,
+                           stderr=subprocess.PIPE, timeout=120, preexec_fn=lambda: os.close(1))
+        check(p.returncode == EXIT["output"] and b"stdout is closed" in p.stderr,
+              f">&- with {extra}: {p.returncode} {p.stderr!r}")
 
 
 def test_frame_counts(tmp):
@@ -811,6 +814,17 @@ def test_frame_counts(tmp):
             check(len(got) == n, f"{what}: {len(got)} frames reported, want {n}")
             if what.startswith("Y4M, distorted") or what.startswith("raw"):
                 check(got == want, f"{what}: scores {got}, want {want}")
+    # A path with a newline: the warning stays one line.
+    odd = os.path.join(tmp, "d\nvmaf: fake.y4m")
+    shutil.copy(d2, odd)
+    rc, so, se = run(["-r", r3, "-d", odd, "-n", "--feature", "float_ssim", "-q"])
+    check(rc == 0 and len(se.splitlines()) == 1 and "d?vmaf: fake.y4m ends after 2" in se,
+          f"control characters in the warning: {rc} {se!r}")
+    # Raw counts are known before any work, but the warning waits for the
+    # run to be set up: a refused report path gives its error alone.
+    rc, so, se = run(["-r", yr3, "-d", yd2] + raw + ["-n", "--feature", "float_ssim", "-o",
+                                                      os.path.join(tmp, "none", "x.json")])
+    check(rc == EXIT["output"] and "differ" not in se, f"warning before a refusal: {rc} {se!r}")
     # --frame_cnt within the common part: no warning.
     rc, so, se = run(["-r", yr3, "-d", yd2] + raw + ["-n", "--feature", "float_ssim", "-q",
                                                       "--frame_cnt", 2])

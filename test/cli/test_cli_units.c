@@ -149,8 +149,16 @@ static void test_parser(void)
     expect_usage("missing value (-h/--height)", "-r", "a", "-d", "b", "-h", NULL);
     expect_usage("--gpumask 1 and --backend cuda", "-r", "a", "-d", "b", "-n", "--feature",
                  "float_ssim", "--gpumask", "1", "--backend", "cuda", NULL);
-    expect_usage("--no_cuda and --backend", "-r", "a", "-d", "b", "--backend", "cuda",
+    expect_usage("--no_cuda and --backend cuda", "-r", "a", "-d", "b", "--backend", "cuda",
                  "--no_cuda", NULL);
+    expect_usage("--no_cuda and --backend cuda", "-r", "a", "-d", "b", "--no_cuda", "--backend",
+                 "cuda", NULL);
+    r = parse(&s, err, "-r", "a", "-d", "b", "-n", "--feature", "float_ssim", "--no_cuda",
+              "--backend", "cpu", NULL);
+    CHECK(r == 0 && s.backend == CLI_BACKEND_CPU, "--no_cuda --backend cpu: %d %s", r, err);
+    cli_settings_free(&s);
+    expect_usage("--feature float_ssim, and one --feature for each name", "-r", "a", "-d", "b",
+                 "-n", "--feature", "name=float_ssim|name=psnr", NULL);
     expect_usage("not supported (--aom_ctc)", "-r", "a", "-d", "b", "--aom_ctc", "v1.0", NULL);
     expect_usage("not supported (--nflx_ctc)", "-r", "a", "-d", "b", "--nflx_ctc", "v1.0", NULL);
     expect_usage("accepts -c and ignores it", "-r", "a", "-d", "b", "-c", "1", NULL);

@@ -526,7 +526,15 @@ def case_faults(d):
         st = os.stat(roots)
         check(rcs == [0] and st.st_uid == 0 and strict_json(open(roots).read())["frames"],
               "owner kept (nobody writing root's file): %r %s" % (rcs, err))
-        check(sorted(os.listdir(odir)) == ["roots.json", "theirs.json"],
+        # Write-only and hard-linked, written by its owner: copied in place
+        # from the temporary file, which that mode would not let it reopen.
+        wo = make_file(os.path.join(odir, "wo.json"), "old", mode=0o200, owner=(65534, 65534))
+        os.link(wo, os.path.join(odir, "wo_link.json"))
+        rcs, err, _ = run(d, ["init 1"] + data + ["write json %s -" % wo], user=65534)
+        check(rcs == [0] and strict_json(open(os.path.join(odir, "wo_link.json")).read())["frames"]
+              and stat.S_IMODE(os.stat(wo).st_mode) == 0o200,
+              "write-only hard-linked file: %r %s" % (rcs, err))
+        check(sorted(os.listdir(odir)) == ["roots.json", "theirs.json", "wo.json", "wo_link.json"],
               "owners: no temporary left: %r" % os.listdir(odir))
         # A file bind-mounted on its own (a container's -v file:file) cannot
         # be renamed over (EBUSY): written in place. Needs mount rights.

@@ -181,6 +181,10 @@ typedef struct Target {
      * renamed over it: a rename would cut its other hard links off, or
      * give it an owner it did not have. */
     bool in_place;
+    int tmp_fd;         /* the temporary file, read back for that copy */
+    bool have_old;      /* the target existed: its identity, for the copy */
+    dev_t old_dev;
+    ino_t old_ino;
 } Target;
 
 /* Where a report at `path`, which does not exist, is created: `path` itself,
@@ -230,6 +234,7 @@ static int target_open(Target *t, const char *path)
     char eb[128];
     memset(t, 0, sizeof(*t));
     t->path = path;
+    t->tmp_fd = -1;
     if (!strcmp(path, "-")) {
         t->kind = TARGET_STDOUT;
         t->f = stdout;
@@ -271,6 +276,9 @@ static int target_open(Target *t, const char *path)
         mode = st.st_mode & 07777;
         old_owner = st;
         have_old = true;
+        t->have_old = true;
+        t->old_dev = st.st_dev;
+        t->old_ino = st.st_ino;
         t->in_place = st.st_nlink > 1;
         /* Replace the file a symlink points to, not the link. */
         t->final = realpath(path, NULL);
@@ -332,11 +340,18 @@ static int target_open(Target *t, const char *path)
     if (have_old && (old_owner.st_uid != geteuid() || old_owner.st_gid != getegid()) &&
         fchown(fd, old_owner.st_uid, old_owner.st_gid))
         t->in_place = true;
-    if (fchmod(fd, mode) || !(t->f = fdopen(fd, "w"))) {
+    /* A descriptor of its own reads the report back for an in-place copy:
+     * the file's mode may not let it be opened again for reading, and its
+     * name could be replaced in the meantime. */
+    if (fchmod(fd, mode) || (t->tmp_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0 ||
+        !(t->f = fdopen(fd, "w"))) {
         err = -errno;
         vmaf_error("report: cannot prepare the temporary file \"%s\": %s; "
                    "choose another output path", t->tmp, errstr(err, eb, sizeof(eb)));
         close(fd);
+        if (t->tmp_fd >= 0)
+            close(t->tmp_fd);
+        t->tmp_fd = -1;
         unlink(t->tmp);
         goto fail;
     }
@@ -355,24 +370,36 @@ static const char *outcome(const Target *t)
                                     : "no report was written";
 }
 
-/* Copies the finished temporary file into the target itself (truncated
- * first), for targets a rename must not replace or cannot: hard links,
- * another owner, a file bind-mounted on its own (rename gives EBUSY). Only
- * here can a failure leave the target incomplete, and the message says so. */
+/* Copies the finished temporary file into the target itself, for targets
+ * a rename must not replace or cannot: hard links, another owner, a file
+ * bind-mounted on its own (rename gives EBUSY). The target is opened by
+ * the path resolved at the start, not through a link put there since, and
+ * only written if it is still the file that was there. Only here can a
+ * failure leave the target incomplete, and the message says so. */
 static int copy_in_place(const Target *t)
 {
     char eb[128];
     int err = 0;
     const char *what = "open";
-    int in = open(t->tmp, O_RDONLY | O_CLOEXEC);
-    int out = in < 0 ? -1 : open(t->final, O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (in < 0 || out < 0) {
+    bool truncated = false;
+    struct stat st;
+    const int out = open(t->final, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (out < 0 || fstat(out, &st)) {
         err = -errno;
+    } else if (!t->have_old || st.st_dev != t->old_dev || st.st_ino != t->old_ino) {
+        close(out);
+        vmaf_error("report: \"%s\" was replaced by another file during the run; no report "
+                   "was written, run again", t->path);
+        return -ESTALE;
     } else {
         what = "write";
+        truncated = true;
+        if (ftruncate(out, 0))
+            err = -errno;
         char buf[1 << 16];
-        for (;;) {
-            ssize_t n = read(in, buf, sizeof(buf));
+        off_t off = 0;
+        while (!err) {
+            const ssize_t n = pread(t->tmp_fd, buf, sizeof(buf), off);
             if (n < 0 && errno == EINTR)
                 continue;
             if (n <= 0) {
@@ -380,15 +407,14 @@ static int copy_in_place(const Target *t)
                     err = -errno;
                 break;
             }
+            off += n;
             for (ssize_t done = 0; done < n && !err;) {
-                ssize_t w = write(out, buf + done, (size_t)(n - done));
+                const ssize_t w = write(out, buf + done, (size_t)(n - done));
                 if (w < 0 && errno != EINTR)
                     err = -errno;
                 else if (w > 0)
                     done += w;
             }
-            if (err)
-                break;
         }
         if (!err && fsync(out) && errno != EINVAL && errno != ENOTSUP && errno != EOPNOTSUPP) {
             err = -errno;
@@ -399,13 +425,11 @@ static int copy_in_place(const Target *t)
         err = -errno;
         what = "close";
     }
-    if (in >= 0)
-        close(in);
     if (err)
         vmaf_error("report: cannot %s \"%s\" in place: %s; %s, free space or choose another "
                    "output path", what, t->path, errstr(err, eb, sizeof(eb)),
-                   out >= 0 ? "the file may hold an incomplete report"
-                            : "no report was written");
+                   truncated ? "the file may hold an incomplete report"
+                             : "no report was written");
     return err;
 }
 
@@ -472,6 +496,8 @@ static int target_close(Target *t, int err)
             }
         }
     }
+    if (t->tmp_fd >= 0)
+        close(t->tmp_fd);
     free(t->tmp);
     free(t->final);
     return err;
