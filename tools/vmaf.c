@@ -616,6 +616,11 @@ int main(int argc, char *argv[])
     bool counts_warned = false, report_written = false;
     int64_t counts_common = -1; /* raw inputs of different lengths: their common count */
 
+    /* "-" is stdin, as for most tools that read video. */
+    if (!strcmp(c.path_ref, "-"))
+        c.path_ref = "/dev/stdin";
+    if (!strcmp(c.path_dist, "-"))
+        c.path_dist = "/dev/stdin";
     const InputRawParams raw = { c.width, c.height, c.pix_fmt, c.bitdepth };
     /* One pipe given as both inputs: each frame would be half of one and
      * half of the next, scored without complaint. Regular files are fine

@@ -904,6 +904,16 @@ def test_streams_and_stdout(tmp):
     with open(ref, "rb") as f:
         rc, so, se = run(["-r", "/dev/stdin", "-d", "/dev/stdin"] + F, input=f.read())
     check(rc == EXIT["input"] and "same stream" in se, f"one pipe as both inputs: {rc} {se!r}")
+    # "-" is stdin.
+    want = score(ref, dis, [], tmp, "files.json")
+    out = os.path.join(tmp, "dash.json")
+    with open(dis, "rb") as f:
+        rc, so, se = run(["-r", ref, "-d", "-", "-q", "--json", "--precision", "max", "-o", out]
+                         + F, input=f.read())
+    check(rc == 0 and json_scores(out)[0] == want, f"-d - reads stdin: {rc} {se!r}")
+    with open(ref, "rb") as f:
+        rc, so, se = run(["-r", "-", "-d", "-"] + F, input=f.read())
+    check(rc == EXIT["input"] and "same stream" in se, f"-r - -d -: {rc} {se!r}")
     fifo = os.path.join(tmp, "both.fifo")
     os.mkfifo(fifo)
     try:
