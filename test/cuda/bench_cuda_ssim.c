@@ -63,10 +63,13 @@ static double median(double *v, int n)
  * library's choice, else that tile kernel variant (vmaf_ssim_cuda_shapes).
  * dec_us: the decimation's share (median). score0: the kernels' score of
  * input pair 0 (NaN when it would take the sequential redo). redo_pairs:
- * how many of the ROT input pairs would take it. */
+ * how many of the ROT input pairs would take it. stream_us: the same
+ * kernels launched into the stream one by one (the library's way for
+ * device pictures) instead of replayed from a graph (its way for host
+ * pictures, which it uploads into buffers of its own). */
 static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, int scale,
                        int lcs, int frames, int shape, double *dec_us, int *chosen,
-                       double *score0, int *redo_pairs)
+                       double *score0, int *redo_pairs, double *stream_us)
 {
     const unsigned w = ref[0].w[0], h = ref[0].h[0], bpc = ref[0].bpc;
     SsimCudaConsts k;
@@ -148,6 +151,34 @@ static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, i
             CK(cudaEventElapsedTime(&ms, ev[i], ev[i + 1]));
             (pass ? td : t)[i] = 1000.0 * ms;
         }
+    }
+    if (stream_us) {
+        /* The host enqueues a frame (an event, two launches) in a few us,
+         * well ahead of the GPU after the warm-up, so the time between
+         * events is the GPU's; a host that fell behind could only make it
+         * longer. */
+        for (int i = -10; i < frames; i++) {
+            if (i >= 0)
+                CK(cudaEventRecord(ev[i], st));
+            const int j = (i + 10) % ROT;
+            if (scale > 1) {
+                CK(vmaf_ssim_cuda_decimate(&p, dr[j], pitch, dd[j], pitch, dec[0], dec[1],
+                                           fpitch, st));
+                CK(vmaf_ssim_cuda_frame(&p, dec[0], fpitch, dec[1], fpitch, 1, part, out, st));
+            } else {
+                CK(vmaf_ssim_cuda_frame(&p, dr[j], pitch, dd[j], pitch, 0, part, out, st));
+            }
+        }
+        CK(cudaEventRecord(ev[frames], st));
+        CK(cudaEventSynchronize(ev[frames]));
+        double *ts = malloc(sizeof(double) * (size_t)frames);
+        for (int i = 0; i < frames; i++) {
+            float ms = 0;
+            CK(cudaEventElapsedTime(&ms, ev[i], ev[i + 1]));
+            ts[i] = 1000.0 * ms;
+        }
+        *stream_us = median(ts, frames);
+        free(ts);
     }
     if (redo_pairs)
         *redo_pairs = 0;
@@ -324,10 +355,13 @@ static int one_case(VmafCudaState *cu, int frames, char **argv)
     double dus = 0, score = 0, cpu = 0;
     int chosen = 0;
     const int lcs = argv[6] ? atoi(argv[6]) : 0;
-    const double g = gpu_time(cu, ref, dist, eff, lcs, frames, shape, &dus, &chosen, &score, NULL);
+    double sus = 0;
+    const double g =
+        gpu_time(cu, ref, dist, eff, lcs, frames, shape, &dus, &chosen, &score, NULL, &sus);
     (void)cpu_time(ref, dist, eff, 1, &cpu);
-    printf("%ux%u %u-bit scale %d%s shape t%d: %.1f us/frame GPU (decimation %.1f), %s\n", w,
-           h, bpc, eff, lcs ? " (l, c, s too)" : "", chosen, g, dus,
+    printf("%ux%u %u-bit scale %d%s shape t%d: %.1f us/frame GPU (decimation %.1f; launched "
+           "into the stream %.1f), %s\n", w,
+           h, bpc, eff, lcs ? " (l, c, s too)" : "", chosen, g, dus, sus,
            isnan(score) ? "near a rounding boundary (redo)"
            : score == cpu ? "same as CPU"
                           : "DIFFERS FROM CPU");
@@ -429,7 +463,8 @@ static void scales_table(VmafCudaState *cu, int frames)
             printf("  %ux%u %2u-bit:", w, h, bpc);
             for (int s = 2; s <= 10; s++) {
                 double dus = 0, sc = 0, c = 0;
-                const double g = gpu_time(cu, ref, dist, s, 0, frames, -1, &dus, NULL, &sc, NULL);
+                const double g =
+                    gpu_time(cu, ref, dist, s, 0, frames, -1, &dus, NULL, &sc, NULL, NULL);
                 (void)cpu_time(ref, dist, s, 1, &c);
                 /* '!' marks a score that is not the CPU's */
                 printf(" s%d %.1f (%.1f)%s", s, g, dus, isnan(sc) || sc == c ? "" : "!");
@@ -457,8 +492,10 @@ int main(int argc, char **argv)
         return 0;
     }
     static const unsigned sizes[][2] = {{576, 324}, {1920, 1080}, {3840, 2160}, {7680, 4320}};
-    printf("%-10s %3s %5s %3s | %5s %10s %7s | %12s %12s | %10s %8s | %s\n", "size", "bpc",
-           "scale", "eff", "shape", "GPU us/fr", "dec us", "e2e pinned", "e2e host",
+    printf("GPU us/fr: the frame's kernels replayed from a CUDA graph, as the library does "
+           "for host pictures; stream: launched one by one, as it does for device pictures\n");
+    printf("%-10s %3s %5s %3s | %5s %10s %7s %7s | %12s %12s | %10s %8s | %s\n", "size", "bpc",
+           "scale", "eff", "shape", "GPU us/fr", "dec us", "stream", "e2e pinned", "e2e host",
            "CPU ms/fr", "speedup", "check");
     for (int si = 0; si < 4; si++) {
         const unsigned w = sizes[si][0], h = sizes[si][1];
@@ -472,10 +509,10 @@ int main(int argc, char **argv)
                     continue; /* 576x324: automatic scale is already 1 */
                 const int n_e2e = w >= 7680 ? frames / 2 : frames;
                 const int n_cpu = w >= 7680 ? 2 : w >= 3840 ? 3 : 8;
-                double dus = 0;
+                double dus = 0, sus = 0;
                 int chosen = 0, redo_pairs = 0;
-                const double g =
-                    gpu_time(cu, ref, dist, eff, 0, frames, -1, &dus, &chosen, NULL, &redo_pairs);
+                const double g = gpu_time(cu, ref, dist, eff, 0, frames, -1, &dus, &chosen, NULL,
+                                          &redo_pairs, &sus);
                 double c_pin = 0, c_host = 0, c_cpu = 0;
                 const double ep = e2e_time(ref, dist, auto_scale ? 0 : 1, true, n_e2e, &c_pin);
                 const double eh = e2e_time(ref, dist, auto_scale ? 0 : 1, false, n_e2e, &c_host);
@@ -487,9 +524,9 @@ int main(int argc, char **argv)
                 snprintf(sz, sizeof(sz), "%ux%u", w, h);
                 char shp[8];
                 snprintf(shp, sizeof(shp), "t%d", chosen);
-                printf("%-10s %3u %5s %3d | %5s %10.1f %7.1f | %9.3f ms %9.3f ms | %10.2f %7.0fx | "
-                       "%s\n",
-                       sz, bpc, auto_scale ? "auto" : "1", eff, shp, g, dus, ep, eh, c,
+                printf("%-10s %3u %5s %3d | %5s %10.1f %7.1f %7.1f | %9.3f ms %9.3f ms | %10.2f "
+                       "%7.0fx | %s\n",
+                       sz, bpc, auto_scale ? "auto" : "1", eff, shp, g, dus, sus, ep, eh, c,
                        1000.0 * c / g, ok ? "same as CPU" : "DIFFERS FROM CPU");
                 if (redo_pairs)
                     printf("    input pairs whose mean sits next to an f32 rounding boundary: "
@@ -502,13 +539,13 @@ int main(int argc, char **argv)
                     for (int k = 0; k < vmaf_ssim_cuda_shapes(); k++) {
                         double sc = 0;
                         const double tk = gpu_time(cu, ref, dist, eff, 0, frames / 2, k, NULL,
-                                                   NULL, &sc, NULL);
+                                                   NULL, &sc, NULL, NULL);
                         /* '!' marks a shape whose score is not the CPU's */
                         printf(" t%d=%.1fus%s", k, tk, isnan(sc) || sc == c_cpu ? "" : "!");
                     }
                     double sl = 0;
                     const double tl =
-                        gpu_time(cu, ref, dist, eff, 1, frames / 2, -1, NULL, NULL, &sl, NULL);
+                        gpu_time(cu, ref, dist, eff, 1, frames / 2, -1, NULL, NULL, &sl, NULL, NULL);
                     printf("; with l, c, s: %.1fus%s\n", tl, isnan(sl) || sl == c_cpu ? "" : "!");
                 }
             }

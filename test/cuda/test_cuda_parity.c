@@ -147,6 +147,13 @@ static void run_case(const Case *c, uint64_t *rng)
     CHECK(err == 0, "%s: final collect (%d)", what, err);
     err = gpu.fex->flush(&gpu, fc_gpu);
     CHECK(err == 0, "%s: flush (%d)", what, err);
+    /* Host pictures go through the slot's upload buffers: every frame is
+     * replayed from the slot's graph; device pictures are read where they
+     * are, kernel by kernel. Both paths give the CPU's scores below. */
+    const bool on_device = c->mem == MEM_DEVICE || c->mem == MEM_DEVICE_ODD;
+    const unsigned graphs = vmaf_float_ssim_cuda_graph_frames(&gpu);
+    CHECK(graphs == (on_device ? 0 : c->frames), "%s: %u of %u frames replayed from a graph, "
+          "expected %u", what, graphs, c->frames, on_device ? 0 : c->frames);
     if (forced_redo) {
         const unsigned want = c->frames * (c->lcs ? 4u : 1u);
         const unsigned got = vmaf_float_ssim_cuda_redo_count(&gpu);

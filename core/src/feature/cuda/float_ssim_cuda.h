@@ -12,6 +12,10 @@ extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
 int vmaf_float_ssim_cuda_debug_planes(VmafFex *fex, float *ref, float *dist, unsigned *W,
                                       unsigned *H);
 
+/* How many frames were replayed from a slot's graph so far (the others
+ * were launched kernel by kernel). */
+unsigned vmaf_float_ssim_cuda_graph_frames(const VmafFex *fex);
+
 /* How many frame means went through the sequential redo so far. */
 unsigned vmaf_float_ssim_cuda_redo_count(const VmafFex *fex);
 
