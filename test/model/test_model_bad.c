@@ -270,6 +270,14 @@ int main(int argc, char **argv)
     expect_json("opts_value_array",
                 with("feature_opts_dicts", json_pack("[{},{},{s:[]},{},{},{}]", "k")), 0,
                 "model_dict.feature_opts_dicts[2].k");
+    /* The reference's loader refuses option values given as strings. */
+    expect_json("opts_value_string",
+                with("feature_opts_dicts",
+                     json_pack("[{s:s},{},{},{},{},{}]", "adm_enhn_gain_limit", "1.0")), 0,
+                "model_dict.feature_opts_dicts[0].adm_enhn_gain_limit");
+    expect_json("transform_enabled_string",
+                with("score_transform", json_pack("{s:s}", "enabled", "true")), 0,
+                "model_dict.score_transform.enabled");
 
     /* Unknown values. */
     expect_json("model_type_unknown", with("model_type", json_string("RANDOMFOREST")), 0,
@@ -402,6 +410,52 @@ int main(int argc, char **argv)
             n_fail++;
             fprintf(stderr, "FAIL directory: %s", captured);
         }
+    }
+
+    /* Not a refusal: "enabled": true in score_transform turns the transform
+     * on, as ENABLE_TRANSFORM does, and DISABLE_TRANSFORM still wins. */
+    {
+        n_case++;
+        json_t *r = base(model_path);
+        json_object_set_new(json_object_get(md(r), "score_transform"), "enabled", json_true());
+        char path[600];
+        snprintf(path, sizeof(path), "%s/enabled.json", tmp_dir);
+        const int dumped = json_dump_file(r, path, JSON_REAL_PRECISION(17));
+        json_decref(r);
+        VmafModel *on = NULL, *flag = NULL, *off = NULL, *plain = NULL;
+        VmafModelConfig c_on = {.name = "on"}, c_flag = {.name = "flag",
+                                                          .flags = VMAF_MODEL_FLAG_ENABLE_TRANSFORM};
+        VmafModelConfig c_off = {.name = "off", .flags = VMAF_MODEL_FLAG_DISABLE_TRANSFORM};
+        VmafModelConfig c_plain = {.name = "plain"};
+        VmafContext *v = NULL;
+        VmafConfiguration vc = {.log_level = VMAF_LOG_LEVEL_ERROR};
+        double s_on = -1, s_flag = -2, s_off = -3, s_plain = -4;
+        static const char *const feats[] = {
+            "VMAF_integer_feature_adm2_score",       "VMAF_integer_feature_motion2_score",
+            "VMAF_integer_feature_vif_scale0_score", "VMAF_integer_feature_vif_scale1_score",
+            "VMAF_integer_feature_vif_scale2_score", "VMAF_integer_feature_vif_scale3_score"};
+        int err = dumped || vmaf_init(&v, vc) ||
+                  vmaf_model_load_from_path(&on, &c_on, path) ||
+                  vmaf_model_load_from_path(&flag, &c_flag, model_path) ||
+                  vmaf_model_load_from_path(&off, &c_off, path) ||
+                  vmaf_model_load_from_path(&plain, &c_plain, model_path);
+        for (int i = 0; !err && i < 6; i++)
+            err = vmaf_import_feature_score(v, feats[i], i == 1 ? 2.5 : 0.9 - 0.05 * i, 0);
+        if (!err)
+            err = vmaf_score_at_index(v, on, &s_on, 0) || vmaf_score_at_index(v, flag, &s_flag, 0) ||
+                  vmaf_score_at_index(v, off, &s_off, 0) ||
+                  vmaf_score_at_index(v, plain, &s_plain, 0);
+        if (err || s_on != s_flag || s_off != s_plain || s_on == s_plain) {
+            n_fail++;
+            fprintf(stderr, "FAIL transform enabled in the file: err %d, on %.17g, flag %.17g, "
+                    "off %.17g, plain %.17g\n", err, s_on, s_flag, s_off, s_plain);
+        }
+        vmaf_model_destroy(on);
+        vmaf_model_destroy(flag);
+        vmaf_model_destroy(off);
+        vmaf_model_destroy(plain);
+        vmaf_close(v);
+        unlink(path);
     }
 
     char log_path[600];

@@ -287,16 +287,13 @@ int vmaf_model_feature_lookup_name(const VmafModelFeature *f, const VmafFeatureD
     return *out ? 0 : -ENOMEM;
 }
 
-/* Options come as JSON values; extractors read text. A number is written
- * with the fewest digits that read back to the same double. */
+/* Options come as JSON numbers or booleans, as the reference's loader
+ * takes them (it refuses strings); extractors read text. A number is
+ * written with the fewest digits that read back to the same double. */
 static int opt_value_text(const Where *w, const char *key, const json_t *v, char *buf,
                           size_t len)
 {
-    if (json_is_string(v)) {
-        if (json_string_length(v) >= len)
-            return bad(w, key, "value is longer than %zu characters", len - 1);
-        snprintf(buf, len, "%s", json_string_value(v));
-    } else if (json_is_true(v)) {
+    if (json_is_true(v)) {
         snprintf(buf, len, "true");
     } else if (json_is_false(v)) {
         snprintf(buf, len, "false");
@@ -310,8 +307,8 @@ static int opt_value_text(const Where *w, const char *key, const json_t *v, char
                 break;
         }
     } else {
-        return bad(w, key, "expected a number, a string or a boolean, found %s",
-                   json_type_name(v));
+        return bad(w, key, "expected a number or a boolean, found %s%s", json_type_name(v),
+                   json_is_string(v) ? " (write the value without quotes)" : "");
     }
     return 0;
 }
@@ -511,9 +508,19 @@ static int parse_transform(const Where *w, const json_t *md, VmafModel *m, uint6
             return err;
     }
 
-    /* As in the reference, a model's transform applies only when the
-     * caller asks for it. */
-    m->transform = (flags & VMAF_MODEL_FLAG_ENABLE_TRANSFORM) &&
+    /* As in the reference, the transform applies when the file enables it
+     * ("enabled": true, as the vmaf_v1.0.16 models do) or the caller asks
+     * for it, and never with DISABLE_TRANSFORM. */
+    bool enabled = false;
+    const json_t *en = json_object_get(t, "enabled");
+    if (en) {
+        if (!json_is_boolean(en))
+            return bad(w, "model_dict.score_transform.enabled",
+                       "expected true or false (without quotes), found %s",
+                       json_type_name(en));
+        enabled = json_is_true(en);
+    }
+    m->transform = (enabled || (flags & VMAF_MODEL_FLAG_ENABLE_TRANSFORM)) &&
                    !(flags & VMAF_MODEL_FLAG_DISABLE_TRANSFORM);
     return 0;
 }
