@@ -805,8 +805,8 @@ int vmaf_model_collection_load_from_buffer(VmafModel **model, VmafModelCollectio
     json_object_foreach(root, k, v) {
         size_t idx;
         if (!member_index(k, n, &idx)) {
-            err = bad(&w, k, "unexpected key; a collection holds only the keys \"0\"..\"%zu\"",
-                      n - 1);
+            err = bad(&w, k, "unexpected key; a collection holds only its models, under the "
+                      "keys \"0\", \"1\", ... with no gap");
             goto done;
         }
     }
