@@ -30,6 +30,7 @@ extern const VmafFeatureExtractor vmaf_fex_float_ssim;
 
 static VmafCudaState *cu;
 static bool forced_redo; /* every mean goes through the sequential redo */
+static bool no_captures; /* every graph capture fails: launches one by one */
 
 typedef struct Case {
     unsigned w, h, bpc;
@@ -150,10 +151,10 @@ static void run_case(const Case *c, uint64_t *rng)
     /* Host pictures go through the slot's upload buffers: every frame is
      * replayed from the slot's graph; device pictures are read where they
      * are, kernel by kernel. Both paths give the CPU's scores below. */
-    const bool on_device = c->mem == MEM_DEVICE || c->mem == MEM_DEVICE_ODD;
+    const bool one_by_one = no_captures || c->mem == MEM_DEVICE || c->mem == MEM_DEVICE_ODD;
     const unsigned graphs = vmaf_float_ssim_cuda_graph_frames(&gpu);
-    CHECK(graphs == (on_device ? 0 : c->frames), "%s: %u of %u frames replayed from a graph, "
-          "expected %u", what, graphs, c->frames, on_device ? 0 : c->frames);
+    CHECK(graphs == (one_by_one ? 0 : c->frames), "%s: %u of %u frames replayed from a graph, "
+          "expected %u", what, graphs, c->frames, one_by_one ? 0 : c->frames);
     if (forced_redo) {
         const unsigned want = c->frames * (c->lcs ? 4u : 1u);
         const unsigned got = vmaf_float_ssim_cuda_redo_count(&gpu);
@@ -468,6 +469,20 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
         if (!quick || fixed[i].w * fixed[i].h <= 1920 * 1080)
             run_case(&fixed[i], &rng);
+
+    /* Host pictures launched one by one, as where a capture fails: the
+     * same bits as the graphs give. */
+    const Case uncaptured[] = {
+        {576, 324, 8, 0, true, false, false, 0, 4, MEM_HOST, 3},
+        {1920, 1080, 10, 0, false, true, false, 1, 4, MEM_PINNED, 3},
+        {1031, 601, 16, 1, true, false, true, 2, 4, MEM_HOST, 2},
+    };
+    no_captures = true;
+    vmaf_float_ssim_cuda_fail_captures(true);
+    for (size_t i = 0; i < sizeof(uncaptured) / sizeof(uncaptured[0]); i++)
+        run_case(&uncaptured[i], &rng);
+    vmaf_float_ssim_cuda_fail_captures(false);
+    no_captures = false;
 
     /* The sequential redo of the frame mean, forced for every mean: the
      * terms the device writes in row-major order and their sum in the CPU's

@@ -57,11 +57,12 @@ typedef struct Slot {
     double mean[4];          /* harvested */
     /* The frame's kernels as a graph, made on the slot's first upload for
      * its own buffers (graph_src) and replayed for every frame read from
-     * them: on the H200 a replay takes about 1 us less GPU time a frame
-     * than launching the kernels one by one. Device pictures, read where
-     * they are, are launched one by one. */
+     * them: on the H200 a replay takes up to 1 us less GPU time a frame
+     * than launching the kernels one by one (ADR 0114). Device pictures,
+     * read where they are, are launched one by one. */
     cudaGraphExec_t graph;
     const void *graph_src[2];
+    unsigned graph_tries;    /* failed captures: after two, one by one */
 } Slot;
 
 typedef struct Scores {
@@ -83,7 +84,6 @@ typedef struct FloatSsimCudaState {
     SsimCudaPlan plan;
     cudaStream_t up, comp;
     cudaStream_t cap;   /* non-blocking: the graphs are captured on it */
-    bool no_graphs;     /* a capture failed once: launch one by one */
     unsigned graph_frames; /* frames replayed from a graph (tests) */
     Slot slot[SLOTS];
     unsigned next, inflight;
@@ -118,6 +118,7 @@ void vmaf_ssim_cuda_consts(SsimCudaConsts *k)
 static atomic_bool force_redo;
 static atomic_int force_shape = -1;
 static atomic_long fail_frame = -1;
+static atomic_bool fail_capture;
 
 static const char *const provided_features[] = SSIM_PROVIDED_FEATURES;
 
@@ -253,9 +254,10 @@ static int init(VmafFex *fex)
     cudaError_t e = cudaStreamCreateWithFlags(&st->up, cudaStreamNonBlocking);
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&st->comp, cudaStreamDefault);
-    /* A blocking stream cannot be captured (its launches join the legacy
-     * stream): the graphs are made on one of their own and replayed on
-     * the kernels' stream, where they keep that order. */
+    /* The graphs are captured on a non-blocking stream of their own: while
+     * a blocking stream captures, the legacy default stream is unusable,
+     * and the caller may be using it. They are replayed on the kernels'
+     * stream, in its order. */
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&st->cap, cudaStreamNonBlocking);
     if (e != cudaSuccess) {
@@ -374,6 +376,11 @@ void vmaf_float_ssim_cuda_fail_at(long frame)
     atomic_store(&fail_frame, frame);
 }
 
+void vmaf_float_ssim_cuda_fail_captures(bool on)
+{
+    atomic_store(&fail_capture, on);
+}
+
 void vmaf_float_ssim_cuda_force_shape(int shape)
 {
     atomic_store(&force_shape, shape);
@@ -447,14 +454,18 @@ static cudaError_t enqueue_kernels(const FloatSsimCudaState *st, const Slot *sl,
     return e;
 }
 
-/* Captures the slot's kernels for its own upload buffers. A failure only
- * means launching one by one from then on: it is logged at debug level and
- * cleared, never an error of the run. */
+/* Captures the slot's kernels for its own upload buffers. A failure (say,
+ * another thread of the process synchronizing the device during the
+ * capture) only means launching one by one: it is logged at debug level
+ * and cleared, never an error of the run, and the slot tries once more at
+ * its next frame. */
 static void make_graph(FloatSsimCudaState *st, Slot *sl)
 {
     cudaGraph_t g = NULL;
     cudaGraphExec_t x = NULL;
-    cudaError_t e = cudaStreamBeginCapture(st->cap, cudaStreamCaptureModeThreadLocal);
+    cudaError_t e = atomic_load(&fail_capture)
+                        ? cudaErrorStreamCaptureInvalidated
+                        : cudaStreamBeginCapture(st->cap, cudaStreamCaptureModeThreadLocal);
     if (e == cudaSuccess) {
         e = enqueue_kernels(st, sl, st->cap);
         const cudaError_t end = cudaStreamEndCapture(st->cap, &g);
@@ -466,10 +477,10 @@ static void make_graph(FloatSsimCudaState *st, Slot *sl)
     if (g)
         cudaGraphDestroy(g);
     if (e != cudaSuccess) {
-        vmaf_debug(NAME ": frames are launched kernel by kernel (no graph: %s)",
+        vmaf_debug(NAME ": a frame launched kernel by kernel (no graph: %s)",
                    cudaGetErrorString(e));
         (void)cudaGetLastError();
-        st->no_graphs = true;
+        sl->graph_tries++;
         return;
     }
     sl->graph = x;
@@ -480,7 +491,7 @@ static void make_graph(FloatSsimCudaState *st, Slot *sl)
 static cudaError_t launch_kernels(FloatSsimCudaState *st, Slot *sl)
 {
     const bool own = sl->src[0] == sl->dbuf[0] && sl->src[1] == sl->dbuf[1];
-    if (own && !sl->graph && !st->no_graphs)
+    if (own && !sl->graph && sl->graph_tries < 2)
         make_graph(st, sl);
     if (own && sl->graph && sl->graph_src[0] == sl->src[0] && sl->graph_src[1] == sl->src[1]) {
         st->graph_frames++;

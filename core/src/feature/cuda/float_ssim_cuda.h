@@ -35,4 +35,9 @@ void vmaf_float_ssim_cuda_force_shape(int shape);
  * path); -1 turns it off. Process-wide. */
 void vmaf_float_ssim_cuda_fail_at(long frame);
 
+/* Tests only: every graph capture fails from now on, as on a driver or
+ * process that does not allow it, so that the launches one by one are
+ * tested on host pictures too. Process-wide. */
+void vmaf_float_ssim_cuda_fail_captures(bool on);
+
 #endif /* LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_H */
