@@ -47,6 +47,18 @@ def run(args, timeout=120, **kw):
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
+def finish_or_hang(p, what):
+    """Waits for vmaf (a Popen); a run that takes two minutes has hung: it
+    is killed and the hang is a failure. Returns (stdout, stderr)."""
+    try:
+        return p.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out = p.communicate()
+        check(False, f"{what}: vmaf hangs")
+        return out
+
+
 def expect_error(args, status, needle, what):
     rc, out, err = run(args)
     lines = [l for l in err.splitlines() if l.startswith("vmaf: ")]
@@ -114,6 +126,15 @@ def write_y4m(path, fmt, w, h, bpc, frames, distorted, tag=None, chroma_seed=0, 
         for i in range(frames):
             f.write(frame_line)
             f.write(frame_bytes(fmt, w, h, bpc, i, distorted, chroma_seed))
+
+
+def y4m_pair(tmp, names=("r.y4m", "d.y4m")):
+    """The small reference/distorted pair most tests use: 32x24 8-bit
+    4:2:0, three frames each, in tmp."""
+    ref, dis = (os.path.join(tmp, n) for n in names)
+    write_y4m(ref, "420", 32, 24, 8, 3, False)
+    write_y4m(dis, "420", 32, 24, 8, 3, True)
+    return ref, dis
 
 
 def write_yuv(path, fmt, w, h, bpc, frames, distorted):
@@ -194,9 +215,7 @@ def test_formats(tmp):
 
 
 def test_reports(tmp):
-    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
-    write_y4m(ref, "420", 32, 24, 8, 3, False)
-    write_y4m(dis, "420", 32, 24, 8, 3, True)
+    ref, dis = y4m_pair(tmp)
     base = ["-r", ref, "-d", dis, "-n", "--feature", "float_ssim=enable_lcs=true", "-q"]
     # JSON
     out = os.path.join(tmp, "o.json")
@@ -308,9 +327,7 @@ def progress_on_tty(args):
 
 
 def test_bad_inputs(tmp):
-    good_r, good_d = os.path.join(tmp, "gr.y4m"), os.path.join(tmp, "gd.y4m")
-    write_y4m(good_r, "420", 32, 24, 8, 3, False)
-    write_y4m(good_d, "420", 32, 24, 8, 3, True)
+    good_r, good_d = y4m_pair(tmp, ("gr.y4m", "gd.y4m"))
     F = ["-n", "--feature", "float_ssim", "-q"]
 
     def y4m(name, header, payload=b""):
@@ -550,12 +567,7 @@ def test_pipe_failure(tmp):
         t.start()
         p = subprocess.Popen([VMAF, "-r", fr, "-d", fd, "-n", "--feature", "float_ssim", "-q"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            _, se = p.communicate(timeout=120)  # only a hang takes this long
-        except subprocess.TimeoutExpired:
-            p.kill()
-            _, se = p.communicate()
-            check(False, f"malformed {bad} pipe: vmaf hangs")
+        _, se = finish_or_hang(p, f"malformed {bad} pipe")
         se = se.decode("utf-8", "replace")
         t.join(timeout=20)
         bad_path = fd if bad == "dis" else fr
@@ -609,12 +621,7 @@ def test_pipe_open_order(tmp):
                               "--frame_skip_dist", str(skip)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         what = f"one writer opening the {first} FIFO first, skipping {skip}"
-        try:
-            so, se = p.communicate(timeout=120)  # only a hang takes this long
-        except subprocess.TimeoutExpired:
-            p.kill()
-            so, se = p.communicate()
-            check(False, f"{what}: vmaf hangs")
+        so, se = finish_or_hang(p, what)
         t.join(timeout=20)
         check(p.returncode == 0 and b"float_ssim: 1.000000" in so,
               f"{what}: exit {p.returncode}, stdout {so!r}, stderr {se!r}")
@@ -680,9 +687,7 @@ def test_output_checks(tmp):
     """Reports that cannot be written are refused before scoring: a
     read-only file, a link whose target lies in a read-only or missing
     directory, a dangling link (the library creates its target)."""
-    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
-    write_y4m(ref, "420", 32, 24, 8, 3, False)
-    write_y4m(dis, "420", 32, 24, 8, 3, True)
+    ref, dis = y4m_pair(tmp)
     base = ["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "-q"]
     # Testable as root: a dangling link into a missing directory.
     link = os.path.join(tmp, "dangling.xml")
@@ -741,9 +746,7 @@ def test_output_checks(tmp):
 def test_closed_stdout(tmp):
     """stdout a pipe whose reader has gone: the write error is reported
     (status 5), the tool is not killed by SIGPIPE."""
-    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
-    write_y4m(ref, "420", 32, 24, 8, 3, False)
-    write_y4m(dis, "420", 32, 24, 8, 3, True)
+    ref, dis = y4m_pair(tmp)
     for extra, needle in [([], "cannot write the summary (stdout)"),
                           (["--json", "-o", "-"], "cannot write report (-)")]:
         r, w = os.pipe()
@@ -843,9 +846,7 @@ def test_frame_counts(tmp):
 
 def test_skip_all(tmp):
     """Skipping every frame of a Y4M file or pipe is said as for raw files."""
-    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
-    write_y4m(ref, "420", 32, 24, 8, 3, False)
-    write_y4m(dis, "420", 32, 24, 8, 3, True)
+    ref, dis = y4m_pair(tmp)
     F = ["-n", "--feature", "float_ssim", "-q"]
     for opt in ("--frame_skip_ref", "--frame_skip_dist"):
         rc, _, se = expect_error(["-r", ref, "-d", dis, opt, 3] + F, "input",
@@ -897,9 +898,7 @@ def test_streams_and_stdout(tmp):
     of two); a Y4M pipe given raw geometry is recognised; -o naming stdout
     is -o -; stdout appended to an input is refused; Ctrl-C while a report
     FIFO waits for its reader is 130."""
-    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
-    write_y4m(ref, "420", 32, 24, 8, 3, False)
-    write_y4m(dis, "420", 32, 24, 8, 3, True)
+    ref, dis = y4m_pair(tmp)
     F = ["-n", "--feature", "float_ssim"]
     with open(ref, "rb") as f:
         rc, so, se = run(["-r", "/dev/stdin", "-d", "/dev/stdin"] + F, input=f.read())

@@ -337,49 +337,6 @@ static void state_in_two_contexts(void)
     vmaf_close(a);
 }
 
-/* Device pictures of one context's pool given to another context: to one
- * with its own CUDA state, or to one without any. Both refuse them with
- * -EINVAL (the kernels would otherwise read another state's memory, maybe
- * on another device), and the owner still scores its own. */
-static void foreign_pool_pictures(void)
-{
-    const char *what = "another context's device pictures";
-    VmafContext *a = new_context(true, "float_ssim");
-    VmafContext *b = new_context(true, "float_ssim");
-    VmafContext *c = new_context(false, "float_ssim");
-    VmafCudaPictureConfiguration pc = {
-        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
-        .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
-    };
-    int err = vmaf_cuda_preallocate_pictures(a, pc);
-    CHECK(!err, "%s: pool (%d)", what, err);
-    VmafContext *other[2] = {b, c};
-    for (int k = 0; k < 2 && !err; k++) {
-        VmafPicture cur[2];
-        err = fetch_pair(a, pc.pic_prealloc_method, 0, cur, what);
-        if (err)
-            break;
-        Capture cap;
-        capture_begin(&cap);
-        const int e = vmaf_read_pictures(other[k], &cur[0], &cur[1], 0);
-        capture_end(&cap);
-        CHECK(e == -EINVAL && strstr(cap.text, k ? "no CUDA state" : "another context's"),
-              "%s, %s: %d, log: %s", what, k ? "no CUDA state" : "another state", e, cap.text);
-    }
-    for (unsigned f = 0; !err && f < FRAMES; f++) {
-        VmafPicture cur[2];
-        err = fetch_pair(a, pc.pic_prealloc_method, f, cur, what);
-        if (!err)
-            err = vmaf_read_pictures(a, &cur[0], &cur[1], f);
-        CHECK(!err, "%s: the owner's frame %u (%d)", what, f, err);
-    }
-    CHECK(!vmaf_read_pictures(a, NULL, NULL, 0), "%s: flush", what);
-    compare(a, what);
-    vmaf_close(a);
-    vmaf_close(b);
-    vmaf_close(c);
-}
-
 /* A context with CUDA state and a pool of method m; threads > 0: CPU
  * workers score the frames (gpumask), so that they hold pool pictures. */
 static VmafContext *pool_context(enum VmafCudaPicturePreallocationMethod m, unsigned threads,
@@ -395,6 +352,46 @@ static VmafContext *pool_context(enum VmafCudaPicturePreallocationMethod m, unsi
     *err = vmaf_cuda_preallocate_pictures(ctx, pc);
     CHECK(!*err, "%s: pool (%d)", what, *err);
     return ctx;
+}
+
+/* Device pictures of one context's pool given to another context: to one
+ * with its own CUDA state, or to one without any. Both refuse them with
+ * -EINVAL (the kernels would otherwise read another state's memory, maybe
+ * on another device), and the owner still scores its own. */
+static void foreign_pool_pictures(void)
+{
+    const char *what = "another context's device pictures";
+    const enum VmafCudaPicturePreallocationMethod m =
+        VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
+    int err;
+    VmafContext *a = pool_context(m, 0, what, &err);
+    VmafContext *b = new_context(true, "float_ssim");
+    VmafContext *c = new_context(false, "float_ssim");
+    VmafContext *other[2] = {b, c};
+    for (int k = 0; k < 2 && !err; k++) {
+        VmafPicture cur[2];
+        err = fetch_pair(a, m, 0, cur, what);
+        if (err)
+            break;
+        Capture cap;
+        capture_begin(&cap);
+        const int e = vmaf_read_pictures(other[k], &cur[0], &cur[1], 0);
+        capture_end(&cap);
+        CHECK(e == -EINVAL && strstr(cap.text, k ? "no CUDA state" : "another context's"),
+              "%s, %s: %d, log: %s", what, k ? "no CUDA state" : "another state", e, cap.text);
+    }
+    for (unsigned f = 0; !err && f < FRAMES; f++) {
+        VmafPicture cur[2];
+        err = fetch_pair(a, m, f, cur, what);
+        if (!err)
+            err = vmaf_read_pictures(a, &cur[0], &cur[1], f);
+        CHECK(!err, "%s: the owner's frame %u (%d)", what, f, err);
+    }
+    CHECK(!vmaf_read_pictures(a, NULL, NULL, 0), "%s: flush", what);
+    compare(a, what);
+    vmaf_close(a);
+    vmaf_close(b);
+    vmaf_close(c);
 }
 
 /* Fetching must not wait for pictures only the caller can give back. */
