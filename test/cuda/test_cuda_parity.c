@@ -16,6 +16,7 @@
 #include "cuda_test.h"
 
 #include "cuda/cuda_internal.h"
+#include "cuda/cuda_state.h"
 #include "dict.h"
 #include "feature/cuda/float_ssim_cuda.h"
 #include "feature/cuda/float_ssim_cuda_kernels.h"
@@ -39,6 +40,12 @@ typedef struct Case {
     int pat_ref, pat_dist; /* fill_luma patterns; pat_dist < 0: dist = ref */
     enum PicMem mem;
     unsigned frames;
+    /* Device pictures made once per distinct frame and handed in again
+     * (as a consumer's pool does), every other one with odd rows when mem
+     * is MEM_DEVICE_ODD: a slot meets other planes at each reuse, so its
+     * graph is pointed at them (updated, or made again where another
+     * kernel reads them). */
+    bool rotate;
 } Case;
 
 static const char *const feats[] = {"float_ssim", "float_ssim_l", "float_ssim_c",
@@ -65,17 +72,19 @@ static int set_options(const VmafFeatureExtractor *fx, void *priv, const Case *c
 
 static void describe(const Case *c, char *s, size_t n)
 {
-    snprintf(s, n, "%ux%u %u-bit scale %d%s%s%s pat %d/%d %s x%u", c->w, c->h, c->bpc,
+    snprintf(s, n, "%ux%u %u-bit scale %d%s%s%s pat %d/%d %s x%u%s", c->w, c->h, c->bpc,
              c->scale, c->lcs ? " lcs" : "", c->db ? " db" : "", c->clip ? " clip" : "",
-             c->pat_ref, c->pat_dist, mem_name[c->mem], c->frames);
+             c->pat_ref, c->pat_dist, mem_name[c->mem], c->frames,
+             c->rotate ? " rotating" : "");
 }
 
 static void run_case(const Case *c, uint64_t *rng)
 {
     char what[160];
     describe(c, what, sizeof(what));
-    VmafPicture ref[8], dist[8];
+    VmafPicture ref[8], dist[8], dref[8], ddist[8];
     const unsigned nf = c->frames > 8 ? 8 : c->frames;
+    unsigned ndev = 0;
     for (unsigned f = 0; f < nf; f++) {
         if (vmaf_picture_alloc(&ref[f], VMAF_PIX_FMT_YUV400P, c->bpc, c->w, c->h) ||
             vmaf_picture_alloc(&dist[f], VMAF_PIX_FMT_YUV400P, c->bpc, c->w, c->h)) {
@@ -127,12 +136,22 @@ static void run_case(const Case *c, uint64_t *rng)
         cpu.fex->close(&cpu);
         goto done;
     }
+    for (; c->rotate && ndev < nf; ndev++) {
+        const enum PicMem m = c->mem == MEM_DEVICE_ODD && (ndev & 1) ? MEM_DEVICE_ODD
+                                                                      : MEM_DEVICE;
+        if (picture_in(m, &ref[ndev], &dref[ndev]) ||
+            picture_in(m, &dist[ndev], &ddist[ndev])) {
+            fprintf(stderr, "cannot place pictures for %s\n", what);
+            exit(1);
+        }
+    }
     for (unsigned f = 0; f < c->frames; f++) {
         const unsigned k = f % nf;
         err = cpu.fex->extract(&cpu, &ref[k], &dist[k], f, fc_cpu);
         CHECK(err == 0, "%s: CPU extract frame %u (%d)", what, f, err);
         VmafPicture r, d;
-        if (picture_in(c->mem, &ref[k], &r) || picture_in(c->mem, &dist[k], &d)) {
+        if (c->rotate ? vmaf_picture_ref(&r, &dref[k]) || vmaf_picture_ref(&d, &ddist[k])
+                      : picture_in(c->mem, &ref[k], &r) || picture_in(c->mem, &dist[k], &d)) {
             fprintf(stderr, "cannot place pictures for %s\n", what);
             exit(1);
         }
@@ -148,13 +167,36 @@ static void run_case(const Case *c, uint64_t *rng)
     CHECK(err == 0, "%s: final collect (%d)", what, err);
     err = gpu.fex->flush(&gpu, fc_gpu);
     CHECK(err == 0, "%s: flush (%d)", what, err);
-    /* Host pictures go through the slot's upload buffers: every frame is
-     * replayed from the slot's graph; device pictures are read where they
-     * are, kernel by kernel. Both paths give the CPU's scores below. */
-    const bool one_by_one = no_captures || c->mem == MEM_DEVICE || c->mem == MEM_DEVICE_ODD;
+    /* Every frame is replayed from its slot's graph (kernel by kernel only
+     * where captures fail); both paths give the CPU's scores below. */
     const unsigned graphs = vmaf_float_ssim_cuda_graph_frames(&gpu);
-    CHECK(graphs == (one_by_one ? 0 : c->frames), "%s: %u of %u frames replayed from a graph, "
-          "expected %u", what, graphs, c->frames, one_by_one ? 0 : c->frames);
+    CHECK(graphs == (no_captures ? 0 : c->frames), "%s: %u of %u frames replayed from a graph, "
+          "expected %u", what, graphs, c->frames, no_captures ? 0 : c->frames);
+    if (c->rotate && !no_captures) {
+        /* Frame f takes slot f % SLOTS and pair f % nf; a slot captures for
+         * a pair it has no graph for, in place of its least recently used
+         * graph once it has VMAF_SSIM_CUDA_SLOT_GRAPHS. */
+        enum { SLOTS = VMAF_CUDA_FRAMES_IN_FLIGHT, KEEP = VMAF_SSIM_CUDA_SLOT_GRAPHS };
+        int key[SLOTS][KEEP];
+        unsigned used[SLOTS][KEEP] = {{0}}, want = 0;
+        for (unsigned f = 0; f < c->frames; f++) {
+            const unsigned sl = f % SLOTS;
+            int j = 0;
+            while (j < KEEP && !(used[sl][j] && key[sl][j] == (int)(f % nf)))
+                j++;
+            if (j == KEEP) {
+                want++;
+                j = 0;
+                for (int m = 1; m < KEEP; m++)
+                    if (used[sl][m] < used[sl][j])
+                        j = m;
+                key[sl][j] = (int)(f % nf);
+            }
+            used[sl][j] = f + 1;
+        }
+        const unsigned got = vmaf_float_ssim_cuda_graph_captures(&gpu);
+        CHECK(got == want, "%s: %u graphs captured, expected %u", what, got, want);
+    }
     if (forced_redo) {
         const unsigned want = c->frames * (c->lcs ? 4u : 1u);
         const unsigned got = vmaf_float_ssim_cuda_redo_count(&gpu);
@@ -203,6 +245,10 @@ done:
     for (unsigned f = 0; f < nf; f++) {
         vmaf_picture_unref(&ref[f]);
         vmaf_picture_unref(&dist[f]);
+    }
+    for (unsigned f = 0; f < ndev; f++) {
+        vmaf_picture_unref(&dref[f]);
+        vmaf_picture_unref(&ddist[f]);
     }
 }
 
@@ -457,6 +503,18 @@ int main(int argc, char **argv)
         {1283, 723, 12, 2, true, false, false, 3, 4, MEM_HOST, 2},
         {1918, 1079, 16, 2, false, false, false, 2, 3, MEM_DEVICE, 2},
         {3841, 2161, 8, 2, false, false, false, 2, 4, MEM_DEVICE_ODD, 1},
+        /* Device pictures from a pool: a slot's graphs for the pairs that
+         * come round again, and updated for new ones (the first case
+         * gives a slot six pairs for its four graphs), at scale 1 (small
+         * and tall tiles, strips), through each decimation, and
+         * alternating with rows that pick other kernels. */
+        {576, 324, 8, 0, true, false, false, 2, 4, MEM_DEVICE, 19, true},
+        {1280, 720, 10, 1, false, false, false, 2, 4, MEM_DEVICE_ODD, 7, true},
+        {3840, 2160, 8, 1, false, false, false, 2, 4, MEM_DEVICE, 5, true},
+        {1920, 1080, 10, 0, true, false, false, 2, 4, MEM_DEVICE_ODD, 7, true},
+        {3840, 2160, 10, 0, false, false, false, 2, 4, MEM_DEVICE_ODD, 6, true},
+        {2560, 1440, 8, 0, false, false, false, 2, 4, MEM_DEVICE, 5, true},
+        {1921, 1081, 8, 2, false, false, false, 2, 4, MEM_DEVICE_ODD, 5, true},
         {333, 227, 8, 0, true, false, false, 1, 1, MEM_HOST, 2},     /* flat vs flat */
         {333, 227, 10, 2, true, true, false, 2, -1, MEM_DEVICE, 2}, /* identical, inf dB */
         {333, 227, 12, 3, true, true, true, 2, -1, MEM_PINNED, 2},  /* identical, clipped */

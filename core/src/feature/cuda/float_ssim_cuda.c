@@ -39,6 +39,14 @@
 
 enum SlotState { SLOT_FREE = 0, SLOT_SUBMITTED, SLOT_HARVESTED };
 
+/* An executable graph of a frame's kernels and the planes it reads. */
+typedef struct SlotGraph {
+    cudaGraphExec_t exec;
+    const void *src[2];
+    size_t pitch[2];
+    unsigned long long used; /* when it last served a frame */
+} SlotGraph;
+
 typedef struct Slot {
     enum SlotState state;
     unsigned index;
@@ -55,13 +63,14 @@ typedef struct Slot {
     cudaEvent_t uploaded, done;
     bool events;
     double mean[4];          /* harvested */
-    /* The frame's kernels as a graph, made on the slot's first upload for
-     * its own buffers (graph_src) and replayed for every frame read from
-     * them: on the H200 a replay takes up to 1 us less GPU time a frame
-     * than launching the kernels one by one (ADR 0114). Device pictures,
-     * read where they are, are launched one by one. */
-    cudaGraphExec_t graph;
-    const void *graph_src[2];
+    /* The frame's kernels as graphs, each for the planes it reads: on the
+     * H200 a replay takes up to 1 us less GPU time a frame than launching
+     * the kernels one by one (ADR 0114). Host pictures always land in the
+     * slot's own buffers: one graph. Device pictures come from a
+     * consumer's pool, whose pictures come round again: a few graphs a
+     * slot, the least recently used one updated in place for new planes
+     * (ADR 0116). */
+    SlotGraph graph[VMAF_SSIM_CUDA_SLOT_GRAPHS];
     unsigned graph_tries;    /* failed captures: after two, one by one */
 } Slot;
 
@@ -85,6 +94,8 @@ typedef struct FloatSsimCudaState {
     cudaStream_t up, comp;
     cudaStream_t cap;   /* non-blocking: the graphs are captured on it */
     unsigned graph_frames; /* frames replayed from a graph (tests) */
+    unsigned graph_captures; /* graphs made or updated (tests) */
+    unsigned long long graph_clock; /* frames launched, for least recently used */
     Slot slot[SLOTS];
     unsigned next, inflight;
     Scores done[SLOTS]; /* harvested early to free a slot, not yet appended */
@@ -194,8 +205,9 @@ static void teardown(FloatSsimCudaState *st)
             cudaEventDestroy(sl->uploaded);
             cudaEventDestroy(sl->done);
         }
-        if (sl->graph)
-            cudaGraphExecDestroy(sl->graph);
+        for (int j = 0; j < VMAF_SSIM_CUDA_SLOT_GRAPHS; j++)
+            if (sl->graph[j].exec)
+                cudaGraphExecDestroy(sl->graph[j].exec);
         memset(sl, 0, sizeof(*sl));
     }
     cudaFree(st->terms);
@@ -454,15 +466,37 @@ static cudaError_t enqueue_kernels(const FloatSsimCudaState *st, const Slot *sl,
     return e;
 }
 
-/* Captures the slot's kernels for its own upload buffers. A failure (say,
- * another thread of the process synchronizing the device during the
- * capture) only means launching one by one: it is logged at debug level
- * and cleared, never an error of the run, and the slot tries once more at
- * its next frame. */
-static void make_graph(FloatSsimCudaState *st, Slot *sl)
+/* The slot's graph for the planes it reads now, or NULL. */
+static SlotGraph *graph_for_sources(Slot *sl)
 {
+    for (int j = 0; j < VMAF_SSIM_CUDA_SLOT_GRAPHS; j++) {
+        SlotGraph *g = &sl->graph[j];
+        if (g->exec && g->src[0] == sl->src[0] && g->src[1] == sl->src[1] &&
+            g->pitch[0] == sl->src_pitch[0] && g->pitch[1] == sl->src_pitch[1])
+            return g;
+    }
+    return NULL;
+}
+
+/* Gives the slot a graph of its kernels for the planes it reads now: one
+ * it has, or a new capture, instantiated in a free place or, when all are
+ * taken, updating the least recently used graph in place (the slot's last
+ * frame has finished, so no launch of it is pending) or replacing it where
+ * the update is refused (a device picture whose alignment picks another
+ * kernel, say). A failure (another thread of the process synchronizing
+ * the device during the capture, say) only means launching one by one: it
+ * is logged at debug level and cleared, never an error of the run; after
+ * two the slot stops capturing. */
+static SlotGraph *make_graph(FloatSsimCudaState *st, Slot *sl, unsigned index)
+{
+    SlotGraph *sg = graph_for_sources(sl);
+    if (sg || sl->graph_tries >= 2)
+        return sg;
+    sg = &sl->graph[0];
+    for (int j = 1; j < VMAF_SSIM_CUDA_SLOT_GRAPHS && sg->exec; j++)
+        if (!sl->graph[j].exec || sl->graph[j].used < sg->used)
+            sg = &sl->graph[j];
     cudaGraph_t g = NULL;
-    cudaGraphExec_t x = NULL;
     cudaError_t e = atomic_load(&fail_capture)
                         ? cudaErrorStreamCaptureInvalidated
                         : cudaStreamBeginCapture(st->cap, cudaStreamCaptureModeThreadLocal);
@@ -472,32 +506,46 @@ static void make_graph(FloatSsimCudaState *st, Slot *sl)
         if (e == cudaSuccess)
             e = end;
     }
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && sg->exec) {
+        cudaGraphExecUpdateResultInfo info;
+        if (cudaGraphExecUpdate(sg->exec, g, &info) != cudaSuccess) {
+            (void)cudaGetLastError();
+            cudaGraphExecDestroy(sg->exec);
+            sg->exec = NULL;
+        }
+    }
+    if (e == cudaSuccess && !sg->exec) {
+        cudaGraphExec_t x = NULL;
         e = cudaGraphInstantiate(&x, g, 0);
+        if (e == cudaSuccess)
+            sg->exec = x;
+    }
     if (g)
         cudaGraphDestroy(g);
     if (e != cudaSuccess) {
-        vmaf_debug(NAME ": a frame launched kernel by kernel (no graph: %s)",
+        /* The slot's graphs keep serving the planes they were made for. */
+        vmaf_debug(NAME ": frame %u launched kernel by kernel (no graph: %s)", index,
                    cudaGetErrorString(e));
         (void)cudaGetLastError();
         sl->graph_tries++;
-        return;
+        return NULL;
     }
-    sl->graph = x;
-    sl->graph_src[0] = sl->src[0];
-    sl->graph_src[1] = sl->src[1];
+    for (int i = 0; i < 2; i++) {
+        sg->src[i] = sl->src[i];
+        sg->pitch[i] = sl->src_pitch[i];
+    }
+    st->graph_captures++;
+    return sg;
 }
 
-static cudaError_t launch_kernels(FloatSsimCudaState *st, Slot *sl)
+static cudaError_t launch_kernels(FloatSsimCudaState *st, Slot *sl, unsigned index)
 {
-    const bool own = sl->src[0] == sl->dbuf[0] && sl->src[1] == sl->dbuf[1];
-    if (own && !sl->graph && sl->graph_tries < 2)
-        make_graph(st, sl);
-    if (own && sl->graph && sl->graph_src[0] == sl->src[0] && sl->graph_src[1] == sl->src[1]) {
-        st->graph_frames++;
-        return cudaGraphLaunch(sl->graph, st->comp);
-    }
-    return enqueue_kernels(st, sl, st->comp);
+    SlotGraph *g = make_graph(st, sl, index);
+    if (!g)
+        return enqueue_kernels(st, sl, st->comp);
+    g->used = ++st->graph_clock;
+    st->graph_frames++;
+    return cudaGraphLaunch(g->exec, st->comp);
 }
 
 static unsigned oldest(const FloatSsimCudaState *st)
@@ -610,7 +658,7 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
             goto out;
         }
     }
-    e = launch_kernels(st, sl);
+    e = launch_kernels(st, sl, index);
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(sl->hout, sl->dout, sizeof(*sl->hout), cudaMemcpyDeviceToHost,
                             st->comp);
@@ -726,6 +774,12 @@ unsigned vmaf_float_ssim_cuda_graph_frames(const VmafFex *fex)
 {
     const FloatSsimCudaState *st = fex->priv;
     return st->graph_frames;
+}
+
+unsigned vmaf_float_ssim_cuda_graph_captures(const VmafFex *fex)
+{
+    const FloatSsimCudaState *st = fex->priv;
+    return st->graph_captures;
 }
 
 unsigned vmaf_float_ssim_cuda_redo_count(const VmafFex *fex)

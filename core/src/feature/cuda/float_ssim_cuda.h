@@ -2,6 +2,7 @@
 #ifndef LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_H
 #define LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_H
 
+#include "cuda/cuda_state.h"
 #include "feature/feature_extractor.h"
 
 extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
@@ -15,6 +16,16 @@ int vmaf_float_ssim_cuda_debug_planes(VmafFex *fex, float *ref, float *dist, uns
 /* How many frames were replayed from a slot's graph so far (the others
  * were launched kernel by kernel). */
 unsigned vmaf_float_ssim_cuda_graph_frames(const VmafFex *fex);
+
+/* Graphs of a frame's kernels kept by each slot: one for the slot's own
+ * upload buffers, or one each for the pairs of device pictures that come
+ * round again from a consumer's pool (the library's pool, fetched and
+ * given back two pictures a frame, makes this many pairs). */
+#define VMAF_SSIM_CUDA_SLOT_GRAPHS (VMAF_CUDA_POOL_PICTURES / 2)
+
+/* How many graphs were captured so far: made, or updated in place (the
+ * least recently used of a slot, for planes it has no graph for). */
+unsigned vmaf_float_ssim_cuda_graph_captures(const VmafFex *fex);
 
 /* How many frame means went through the sequential redo so far. */
 unsigned vmaf_float_ssim_cuda_redo_count(const VmafFex *fex);
