@@ -1,8 +1,8 @@
 /*
  * float_ssim on the GPU: GPU time per frame (CUDA events around the
  * kernels of one frame, median after warm-up, inputs rotating through
- * several device buffers), end-to-end time through the library (host
- * picture in, score out; pinned pool and plain host pictures, uploads
+ * several device buffers), end-to-end time through the library (picture
+ * in, score out; pinned pool, device pool and plain host pictures, uploads
  * included), and the CPU extractor's time on the same frames.
  *
  * Usage: bench_cuda_ssim [frames]      (exit 77 without a GPU)
@@ -12,6 +12,8 @@
  *        bench_cuda_ssim frames redo   (only the cost of the sequential redo:
  *        end to end with every frame's mean summed in the CPU's order)
  *        bench_cuda_ssim frames scales (only the table of explicit scales)
+ *        bench_cuda_ssim frames devpool (only the device pool end to end, with
+ *        graphs and one by one)
  */
 #include <math.h>
 #include <stdbool.h>
@@ -219,11 +221,17 @@ static double gpu_time(VmafCudaState *cu, VmafPicture *ref, VmafPicture *dist, i
     return med;
 }
 
-/* Through the library: ms per frame, pool pictures (pinned) or plain host
- * pictures (pinned = false), including uploads and the final flush. */
-static double e2e_time(VmafPicture *ref, VmafPicture *dist, int scale_opt, bool pinned,
-                       int frames, double *check)
+/* Where the end-to-end runs' pictures come from: plain host pictures, the
+ * pinned pool, or the device pool (FFmpeg's CUDA filter's way: the decoder
+ * writes into pool pictures already on the GPU). */
+enum E2eSource { E2E_HOST, E2E_PINNED, E2E_DEVICE };
+
+/* Through the library: ms per frame, including uploads and the final
+ * flush. */
+static double e2e_time(VmafPicture *ref, VmafPicture *dist, int scale_opt, enum E2eSource src_kind,
+                       int frames, double *check, double *submit_us)
 {
+    const bool pool = src_kind != E2E_HOST;
     const unsigned w = ref[0].w[0], h = ref[0].h[0], bpc = ref[0].bpc;
     VmafContext *ctx = NULL;
     VmafCudaState *cu = NULL;
@@ -244,17 +252,19 @@ static double e2e_time(VmafPicture *ref, VmafPicture *dist, int scale_opt, bool 
     const size_t row = (size_t)w * (bpc > 8 ? 2 : 1);
     void *filled[VMAF_CUDA_POOL_PICTURES * 2] = {0};
     int nfilled = 0;
-    if (pinned) {
+    if (pool) {
         VmafCudaPictureConfiguration pc = {
             .pic_params = {.w = w, .h = h, .bpc = bpc, .pix_fmt = VMAF_PIX_FMT_YUV400P},
-            .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
+            .pic_prealloc_method = src_kind == E2E_DEVICE
+                                       ? VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE
+                                       : VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
         };
         if (vmaf_cuda_preallocate_pictures(ctx, pc)) {
-            fprintf(stderr, "cannot preallocate pinned pictures\n");
+            fprintf(stderr, "cannot preallocate pool pictures\n");
             exit(1);
         }
     }
-    double t0 = 0;
+    double t0 = 0, t_submit = 0;
     for (int i = -10; i < frames; i++) {
         if (i == 0)
             t0 = now_s();
@@ -262,7 +272,7 @@ static double e2e_time(VmafPicture *ref, VmafPicture *dist, int scale_opt, bool 
         VmafPicture p[2];
         const VmafPicture *src[2] = {&ref[j], &dist[j]};
         for (int k = 0; k < 2; k++) {
-            if (!pinned) {
+            if (!pool) {
                 vmaf_picture_ref(&p[k], src[k]);
                 continue;
             }
@@ -275,18 +285,28 @@ static double e2e_time(VmafPicture *ref, VmafPicture *dist, int scale_opt, bool 
                 seen |= filled[m] == p[k].data[0];
             if (!seen && nfilled < (int)(sizeof(filled) / sizeof(filled[0]))) {
                 filled[nfilled++] = p[k].data[0];
-                for (unsigned y = 0; y < h; y++)
-                    memcpy((char *)p[k].data[0] + y * p[k].stride[0],
-                           (const char *)src[k]->data[0] + y * src[k]->stride[0], row);
+                if (src_kind == E2E_DEVICE)
+                    CK(cudaMemcpy2D(p[k].data[0], (size_t)p[k].stride[0], src[k]->data[0],
+                                    (size_t)src[k]->stride[0], row, h,
+                                    cudaMemcpyHostToDevice));
+                else
+                    for (unsigned y = 0; y < h; y++)
+                        memcpy((char *)p[k].data[0] + y * p[k].stride[0],
+                               (const char *)src[k]->data[0] + y * src[k]->stride[0], row);
             }
         }
+        const double ts = now_s();
         if (vmaf_read_pictures(ctx, &p[0], &p[1], (unsigned)(i + 10))) {
             fprintf(stderr, "vmaf_read_pictures failed\n");
             exit(1);
         }
+        if (i >= 0)
+            t_submit += now_s() - ts;
     }
     vmaf_read_pictures(ctx, NULL, NULL, 0);
     const double ms = 1000.0 * (now_s() - t0) / frames;
+    if (submit_us)
+        *submit_us = 1e6 * t_submit / frames;
     /* index 12 scored input pair 0 ((2 + 10) % ROT) */
     vmaf_feature_score_at_index(ctx, "float_ssim", check, 12);
     vmaf_close(ctx);
@@ -428,11 +448,11 @@ static void redo_table(int frames)
             exit(1);
         const int n = w >= 7680 ? frames / 2 : frames;
         double sc = 0, host_redo = 0, cpu = 0;
-        const double plain = e2e_time(ref, dist, 1, true, n, &sc);
+        const double plain = e2e_time(ref, dist, 1, E2E_PINNED, n, &sc, NULL);
         vmaf_float_ssim_cuda_force_redo(true);
-        const double redo = e2e_time(ref, dist, 1, true, n, &sc);
+        const double redo = e2e_time(ref, dist, 1, E2E_PINNED, n, &sc, NULL);
         /* plain host pictures keep pair 0 at index 12: the check */
-        (void)e2e_time(ref, dist, 1, false, 3, &host_redo);
+        (void)e2e_time(ref, dist, 1, E2E_HOST, 3, &host_redo, NULL);
         vmaf_float_ssim_cuda_force_redo(false);
         (void)cpu_time(ref, dist, 1, 1, &cpu);
         VmafCudaSeqSum st = {0};
@@ -446,6 +466,35 @@ static void redo_table(int frames)
                terms, sum_us, st.prepared, st.chunks, st.term_by_term);
         free_inputs(ref, dist);
     }
+}
+
+/* The device pool (FFmpeg's CUDA filter's pictures) end to end, with the
+ * slots' graphs and with the kernels launched one by one (every capture
+ * made to fail), at the automatic scale. */
+static void devpool_table(int frames)
+{
+    static const unsigned sizes[][2] = {{576, 324}, {1920, 1080}, {3840, 2160}};
+    printf("device pool, end to end, ms a frame (graphs / one by one; the host's time in "
+           "the library's submit in brackets):\n");
+    for (int si = 0; si < 3; si++)
+        for (unsigned bpc = 8; bpc <= 10; bpc += 2) {
+            const unsigned w = sizes[si][0], h = sizes[si][1];
+            VmafPicture ref[ROT], dist[ROT];
+            if (make_inputs(ref, dist, w, h, bpc))
+                exit(1);
+            double sg = 0, so = 0, hg = 0, ho = 0;
+            const double g = e2e_time(ref, dist, 0, E2E_DEVICE, frames, &sg, &hg);
+            vmaf_float_ssim_cuda_fail_captures(true);
+            const double o = e2e_time(ref, dist, 0, E2E_DEVICE, frames, &so, &ho);
+            vmaf_float_ssim_cuda_fail_captures(false);
+            /* The pool's pictures are filled once, with whichever input
+             * pair they first served: no score to check here. */
+            (void)sg;
+            (void)so;
+            printf("  %ux%u %2u-bit: %.4f / %.4f (in vmaf_read_pictures: %.1f / %.1f us)\n", w,
+                   h, bpc, g, o, hg, ho);
+            free_inputs(ref, dist);
+        }
 }
 
 /* Every explicit scale at 1080p and 4K, GPU time only (the decimation's
@@ -486,17 +535,24 @@ int main(int argc, char **argv)
         vmaf_cuda_state_free(cu);
         return 0;
     }
+    if (argc == 3 && !strcmp(argv[2], "devpool")) {
+        devpool_table(frames);
+        vmaf_cuda_state_free(cu);
+        return 0;
+    }
     if (argc == 3 && !strcmp(argv[2], "redo")) {
         redo_table(frames);
         vmaf_cuda_state_free(cu);
         return 0;
     }
     static const unsigned sizes[][2] = {{576, 324}, {1920, 1080}, {3840, 2160}, {7680, 4320}};
-    printf("GPU us/fr: the frame's kernels replayed from a CUDA graph, as the library does "
-           "for host pictures; stream: launched one by one, as it does for device pictures\n");
-    printf("%-10s %3s %5s %3s | %5s %10s %7s %7s | %12s %12s | %10s %8s | %s\n", "size", "bpc",
-           "scale", "eff", "shape", "GPU us/fr", "dec us", "stream", "e2e pinned", "e2e host",
-           "CPU ms/fr", "speedup", "check");
+    printf("GPU us/fr: the frame's kernels replayed from a CUDA graph, as the library does; "
+           "stream: launched one by one, as where a capture fails. e2e: through the library "
+           "from the pinned pool, the device pool (FFmpeg's CUDA filter) and plain host "
+           "pictures\n");
+    printf("%-10s %3s %5s %3s | %5s %10s %7s %7s | %12s %12s %12s | %10s %8s | %s\n", "size",
+           "bpc", "scale", "eff", "shape", "GPU us/fr", "dec us", "stream", "e2e pinned",
+           "e2e device", "e2e host", "CPU ms/fr", "speedup", "check");
     for (int si = 0; si < 4; si++) {
         const unsigned w = sizes[si][0], h = sizes[si][1];
         for (unsigned bpc = 8; bpc <= 10; bpc += 2) {
@@ -513,20 +569,23 @@ int main(int argc, char **argv)
                 int chosen = 0, redo_pairs = 0;
                 const double g = gpu_time(cu, ref, dist, eff, 0, frames, -1, &dus, &chosen, NULL,
                                           &redo_pairs, &sus);
-                double c_pin = 0, c_host = 0, c_cpu = 0;
-                const double ep = e2e_time(ref, dist, auto_scale ? 0 : 1, true, n_e2e, &c_pin);
-                const double eh = e2e_time(ref, dist, auto_scale ? 0 : 1, false, n_e2e, &c_host);
+                double c_pin = 0, c_dev = 0, c_host = 0, c_cpu = 0;
+                const int so = auto_scale ? 0 : 1;
+                const double ep = e2e_time(ref, dist, so, E2E_PINNED, n_e2e, &c_pin, NULL);
+                const double ed = e2e_time(ref, dist, so, E2E_DEVICE, n_e2e, &c_dev, NULL);
+                const double eh = e2e_time(ref, dist, so, E2E_HOST, n_e2e, &c_host, NULL);
                 const double c = cpu_time(ref, dist, eff, n_cpu, &c_cpu);
                 /* The host-picture run scored pair 0 at index 12: the CPU's bits? */
                 (void)c_pin;
+                (void)c_dev;
                 const bool ok = !memcmp(&c_cpu, &c_host, sizeof(double));
                 char sz[16];
                 snprintf(sz, sizeof(sz), "%ux%u", w, h);
                 char shp[8];
                 snprintf(shp, sizeof(shp), "t%d", chosen);
-                printf("%-10s %3u %5s %3d | %5s %10.1f %7.1f %7.1f | %9.3f ms %9.3f ms | %10.2f "
-                       "%7.0fx | %s\n",
-                       sz, bpc, auto_scale ? "auto" : "1", eff, shp, g, dus, sus, ep, eh, c,
+                printf("%-10s %3u %5s %3d | %5s %10.1f %7.1f %7.1f | %9.3f ms %9.3f ms %9.3f ms | "
+                       "%10.2f %7.0fx | %s\n",
+                       sz, bpc, auto_scale ? "auto" : "1", eff, shp, g, dus, sus, ep, ed, eh, c,
                        1000.0 * c / g, ok ? "same as CPU" : "DIFFERS FROM CPU");
                 if (redo_pairs)
                     printf("    input pairs whose mean sits next to an f32 rounding boundary: "

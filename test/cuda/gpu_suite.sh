@@ -65,6 +65,10 @@ grep -E "^ *[0-9]+/[0-9]+ " "$LOG/tests.log" >"$LOG/tests_summary.txt"
 
 if [ "${BENCH:-1}" != 0 ]; then
     step "benchmark ($FRAMES frames)" bench.log "$BUILD/test/cuda/bench_cuda_ssim" "$FRAMES"
+    # The device pool (FFmpeg's CUDA filter's pictures) end to end, with the
+    # slots' graphs and one by one, and the host's time in the library.
+    step "device pool end to end" bench_devpool.log \
+        "$BUILD/test/cuda/bench_cuda_ssim" $((FRAMES * 5)) devpool
     # The CPU extractor on this host's cores, for the GPU/CPU ratio and the
     # comparison with the reference's published CPU figures.
     [ -x "$BUILD/test/bench/bench_float_ssim" ] &&
@@ -125,6 +129,7 @@ echo "==== machine-code check (no_fma)"
 awk '/^test: .*no_fma/,/^====/' "$LOG/testlog.txt" | grep -E "^(ok|FAIL|probes|no contracted)" | sed 's/_ZN[0-9]*_GLOBAL__N__[0-9a-z_]*cu_[0-9a-f]*//' | head -30
 echo "==== benchmark"
 [ -f "$LOG/bench.log" ] && cat "$LOG/bench.log"
+[ -f "$LOG/bench_devpool.log" ] && cat "$LOG/bench_devpool.log"
 [ -f "$LOG/bench_cpu.log" ] && cat "$LOG/bench_cpu.log"
 echo "==== summary"
 cat "$LOG/gpu.txt"
