@@ -250,8 +250,6 @@ static double e2e_time(VmafPicture *ref, VmafPicture *dist, int scale_opt, enum 
         exit(1);
     }
     const size_t row = (size_t)w * (bpc > 8 ? 2 : 1);
-    void *filled[VMAF_CUDA_POOL_PICTURES * 2] = {0};
-    int nfilled = 0;
     if (pool) {
         VmafCudaPictureConfiguration pc = {
             .pic_params = {.w = w, .h = h, .bpc = bpc, .pix_fmt = VMAF_PIX_FMT_YUV400P},
@@ -263,6 +261,27 @@ static double e2e_time(VmafPicture *ref, VmafPicture *dist, int scale_opt, enum 
             fprintf(stderr, "cannot preallocate pool pictures\n");
             exit(1);
         }
+        /* Every pool picture is filled once, before the timing, so that
+         * the timing is the library's alone (in a real pipeline the decoder
+         * writes there): fetched in turn, reference and distorted of the
+         * input pairs, then given back. */
+        VmafPicture all[VMAF_CUDA_POOL_PICTURES];
+        for (int m = 0; m < VMAF_CUDA_POOL_PICTURES; m++) {
+            const VmafPicture *from = m & 1 ? &dist[(m / 2) % ROT] : &ref[(m / 2) % ROT];
+            if (vmaf_cuda_fetch_preallocated_picture(ctx, &all[m])) {
+                fprintf(stderr, "cannot fetch a pool picture\n");
+                exit(1);
+            }
+            if (src_kind == E2E_DEVICE)
+                CK(cudaMemcpy2D(all[m].data[0], (size_t)all[m].stride[0], from->data[0],
+                                (size_t)from->stride[0], row, h, cudaMemcpyHostToDevice));
+            else
+                for (unsigned y = 0; y < h; y++)
+                    memcpy((char *)all[m].data[0] + y * all[m].stride[0],
+                           (const char *)from->data[0] + y * from->stride[0], row);
+        }
+        for (int m = 0; m < VMAF_CUDA_POOL_PICTURES; m++)
+            vmaf_picture_unref(&all[m]);
     }
     double t0 = 0, t_submit = 0;
     for (int i = -10; i < frames; i++) {
@@ -271,30 +290,12 @@ static double e2e_time(VmafPicture *ref, VmafPicture *dist, int scale_opt, enum 
         const int j = (i + 10) % ROT;
         VmafPicture p[2];
         const VmafPicture *src[2] = {&ref[j], &dist[j]};
-        for (int k = 0; k < 2; k++) {
-            if (!pool) {
-                vmaf_picture_ref(&p[k], src[k]);
-                continue;
+        for (int k = 0; k < 2; k++)
+            if (pool ? vmaf_cuda_fetch_preallocated_picture(ctx, &p[k])
+                     : vmaf_picture_ref(&p[k], src[k])) {
+                fprintf(stderr, "cannot get a picture\n");
+                exit(1);
             }
-            vmaf_cuda_fetch_preallocated_picture(ctx, &p[k]);
-            /* Pool pictures come round again: fill each once (during the
-             * warm-up), so that the timing is the library's alone. In a
-             * real pipeline the decoder writes there. */
-            bool seen = false;
-            for (int m = 0; m < nfilled; m++)
-                seen |= filled[m] == p[k].data[0];
-            if (!seen && nfilled < (int)(sizeof(filled) / sizeof(filled[0]))) {
-                filled[nfilled++] = p[k].data[0];
-                if (src_kind == E2E_DEVICE)
-                    CK(cudaMemcpy2D(p[k].data[0], (size_t)p[k].stride[0], src[k]->data[0],
-                                    (size_t)src[k]->stride[0], row, h,
-                                    cudaMemcpyHostToDevice));
-                else
-                    for (unsigned y = 0; y < h; y++)
-                        memcpy((char *)p[k].data[0] + y * p[k].stride[0],
-                               (const char *)src[k]->data[0] + y * src[k]->stride[0], row);
-            }
-        }
         const double ts = now_s();
         if (vmaf_read_pictures(ctx, &p[0], &p[1], (unsigned)(i + 10))) {
             fprintf(stderr, "vmaf_read_pictures failed\n");
