@@ -16,6 +16,7 @@
 
 struct VmafCudaState;
 struct VmafCudaPicturePool;
+struct VmafCudaFrames;
 struct VmafThreadPool;
 
 /* A feature the caller asked for; resolved to a backend and instantiated
@@ -51,6 +52,7 @@ struct VmafContext {
 
     struct VmafCudaState *cuda;   /* imported CUDA state (owned) */
     struct VmafCudaPicturePool *cuda_pool;
+    struct VmafCudaFrames *cuda_frames; /* device planes of the device extractors */
 };
 
 /* Records a sticky error from a worker; the first one wins. */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -324,11 +325,30 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_start);
     vmaf->started = true;
 
+    /* Device extractors read every frame from one set of device planes,
+     * uploaded once for all of them. */
+    char who[128] = "";
+    unsigned users = 0;
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         VmafFeatureRequest *r = &vmaf->req[i];
         int err = choose_backend(vmaf, r);
         if (err)
             return err;
+        if (r->use->backend != VMAF_FEX_BACKEND_CPU) {
+            const size_t len = strlen(who);
+            snprintf(who + len, sizeof(who) - len, "%s%s", users ? ", " : "", r->use->name);
+            users++;
+        }
+    }
+    if (users) {
+        int err = vmaf_cuda_frames_init(&vmaf->cuda_frames, vmaf->cuda, vmaf->w, vmaf->h,
+                                        vmaf->bpc, users, who);
+        if (err)
+            return err;
+    }
+    for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+        VmafFeatureRequest *r = &vmaf->req[i];
+        int err;
         const bool parallel = r->use->backend == VMAF_FEX_BACKEND_CPU && vmaf->pool &&
                               (r->use->flags & VMAF_FEX_FLAG_FRAME_PARALLEL);
         const unsigned n = parallel ? vmaf->cfg.n_threads : 1;
@@ -353,7 +373,9 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
             f->bpc = vmaf->bpc;
             f->w = vmaf->w;
             f->h = vmaf->h;
-            f->cuda = r->use->backend == VMAF_FEX_BACKEND_CPU ? NULL : vmaf->cuda;
+            const bool device = r->use->backend != VMAF_FEX_BACKEND_CPU;
+            f->cuda = device ? vmaf->cuda : NULL;
+            f->frames = device ? vmaf->cuda_frames : NULL;
             err = r->use->init(f);
             if (err) {
                 free(f->priv);
@@ -607,14 +629,34 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
         return 0;
 
     if (any_backend(vmaf, true)) {
+        /* Room in every device extractor first: the place the pair goes to
+         * on the device may still hold a frame one of them reads. */
         for (unsigned i = 0; i < vmaf->req_cnt; i++) {
             VmafFeatureRequest *r = &vmaf->req[i];
-            if (r->use->backend == VMAF_FEX_BACKEND_CPU)
-                continue;
-            err = r->use->submit(&r->inst[0], ref, dist, index);
-            if (err)
-                goto device_fail;
+            if (r->use->backend != VMAF_FEX_BACKEND_CPU) {
+                err = r->use->reserve(&r->inst[0]);
+                if (err)
+                    goto device_fail;
+            }
         }
+        VmafCudaPlanes planes;
+        err = vmaf_cuda_frames_put(vmaf->cuda_frames, ref, dist, index, &planes);
+        if (err)
+            goto device_fail;
+        /* Every user gets the frame, even after one fails: each tells the
+         * frames when it is done with it. */
+        int first = 0;
+        for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+            VmafFeatureRequest *r = &vmaf->req[i];
+            if (r->use->backend != VMAF_FEX_BACKEND_CPU) {
+                err = r->use->submit(&r->inst[0], &planes);
+                if (err && !first)
+                    first = err;
+            }
+        }
+        err = first;
+        if (err)
+            goto device_fail;
         err = collect_devices(vmaf, false);
         if (err)
             goto device_fail;
@@ -784,6 +826,8 @@ int vmaf_close(VmafContext *vmaf)
         vmaf_feature_dictionary_free(&vmaf->req[i].opts);
     }
     free(vmaf->req);
+    /* After the extractors that read them: their kernels have ended. */
+    vmaf_cuda_frames_free(vmaf->cuda_frames);
     vmaf_feature_collector_destroy(vmaf->fc);
     vmaf_cuda_picture_pool_free(vmaf->cuda_pool);
     vmaf_cuda_state_free(vmaf->cuda);

@@ -150,8 +150,9 @@ int vmaf_registry_validate_table(const VmafFeatureExtractor *const *t, size_t n)
         }
         if (f->backend != VMAF_FEX_BACKEND_CPU) {
             const VmafFeatureExtractor *cpu = find_in(t, n, f->twin_of);
-            if (!f->submit || !f->collect || !f->check_context) {
-                vmaf_error("registry: twin %s needs submit, collect and check_context", f->name);
+            if (!f->reserve || !f->submit || !f->collect || !f->check_context) {
+                vmaf_error("registry: twin %s needs reserve, submit, collect and check_context",
+                           f->name);
                 bad = 1;
             }
             if (!cpu || cpu->backend != VMAF_FEX_BACKEND_CPU) {

@@ -32,10 +32,14 @@ static int dummy_check(const void *priv, unsigned w, unsigned h, unsigned bpc, c
     (void)priv, (void)w, (void)h, (void)bpc, (void)why, (void)why_len;
     return 0;
 }
-static int dummy_submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                        unsigned index)
+static int dummy_reserve(VmafFex *fex)
 {
-    (void)fex, (void)ref, (void)dist, (void)index;
+    (void)fex;
+    return 0;
+}
+static int dummy_submit(VmafFex *fex, const struct VmafCudaPlanes *planes)
+{
+    (void)fex, (void)planes;
     return 0;
 }
 static int dummy_collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
@@ -92,8 +96,8 @@ static const char *const feat_b_and_a[] = { "fb", "fa_extra", NULL };
 #define TWIN(nm, of, op, feats)                                                        \
     { .name = (nm), .backend = VMAF_FEX_BACKEND_CUDA, .twin_of = (of), .options = (op), \
       .priv_size = sizeof(Priv), .provided_features = (feats),                         \
-      .check_context = dummy_check, .init = dummy_init, .submit = dummy_submit,        \
-      .collect = dummy_collect, .close = dummy_close }
+      .check_context = dummy_check, .init = dummy_init, .reserve = dummy_reserve,      \
+      .submit = dummy_submit, .collect = dummy_collect, .close = dummy_close }
 
 static const VmafFeatureExtractor fa = CPU("a", opts_a, feat_a);
 static const VmafFeatureExtractor fa_dup_name = CPU("a", opts_a, feat_b);

@@ -46,6 +46,10 @@ typedef struct Case {
      * graph is pointed at them (updated, or made again where another
      * kernel reads them). */
     bool rotate;
+    /* A second twin reads the same device planes, with enable_lcs the
+     * other way (its float_ssim is compared with the CPU's too), as two
+     * device extractors of one context share each frame's upload. */
+    bool shared;
 } Case;
 
 static const char *const feats[] = {"float_ssim", "float_ssim_l", "float_ssim_c",
@@ -72,10 +76,10 @@ static int set_options(const VmafFeatureExtractor *fx, void *priv, const Case *c
 
 static void describe(const Case *c, char *s, size_t n)
 {
-    snprintf(s, n, "%ux%u %u-bit scale %d%s%s%s pat %d/%d %s x%u%s", c->w, c->h, c->bpc,
+    snprintf(s, n, "%ux%u %u-bit scale %d%s%s%s pat %d/%d %s x%u%s%s", c->w, c->h, c->bpc,
              c->scale, c->lcs ? " lcs" : "", c->db ? " db" : "", c->clip ? " clip" : "",
              c->pat_ref, c->pat_dist, mem_name[c->mem], c->frames,
-             c->rotate ? " rotating" : "");
+             c->rotate ? " rotating" : "", c->shared ? " shared" : "");
 }
 
 static void run_case(const Case *c, uint64_t *rng)
@@ -85,6 +89,8 @@ static void run_case(const Case *c, uint64_t *rng)
     VmafPicture ref[8], dist[8], dref[8], ddist[8];
     const unsigned nf = c->frames > 8 ? 8 : c->frames;
     unsigned ndev = 0;
+    VmafCudaFrames *frames = NULL;
+    bool gpu_live = false, gpu2_live = false;
     for (unsigned f = 0; f < nf; f++) {
         if (vmaf_picture_alloc(&ref[f], VMAF_PIX_FMT_YUV400P, c->bpc, c->w, c->h) ||
             vmaf_picture_alloc(&dist[f], VMAF_PIX_FMT_YUV400P, c->bpc, c->w, c->h)) {
@@ -98,18 +104,23 @@ static void run_case(const Case *c, uint64_t *rng)
             fill_luma(&dist[f], c->pat_dist, rng, &ref[f]);
     }
 
-    VmafFeatureCollector *fc_cpu = NULL, *fc_gpu = NULL;
+    VmafFeatureCollector *fc_cpu = NULL, *fc_gpu = NULL, *fc_gpu2 = NULL;
     vmaf_feature_collector_init(&fc_cpu);
     vmaf_feature_collector_init(&fc_gpu);
+    vmaf_feature_collector_init(&fc_gpu2);
     VmafFex cpu = {.fex = &vmaf_fex_float_ssim, .pix_fmt = VMAF_PIX_FMT_YUV400P,
                    .bpc = c->bpc, .w = c->w, .h = c->h};
     VmafFex gpu = cpu;
     gpu.fex = &vmaf_fex_float_ssim_cuda;
     gpu.cuda = cu;
+    VmafFex gpu2 = gpu;
+    Case c2 = *c;
+    c2.lcs = !c->lcs;
     cpu.priv = calloc(1, vmaf_fex_float_ssim.priv_size);
     gpu.priv = calloc(1, vmaf_fex_float_ssim_cuda.priv_size);
-    if (!cpu.priv || !gpu.priv || set_options(cpu.fex, cpu.priv, c) ||
-        set_options(gpu.fex, gpu.priv, c)) {
+    gpu2.priv = calloc(1, vmaf_fex_float_ssim_cuda.priv_size);
+    if (!cpu.priv || !gpu.priv || !gpu2.priv || set_options(cpu.fex, cpu.priv, c) ||
+        set_options(gpu.fex, gpu.priv, c) || set_options(gpu2.fex, gpu2.priv, &c2)) {
         fprintf(stderr, "cannot set up %s\n", what);
         exit(1);
     }
@@ -130,8 +141,21 @@ static void run_case(const Case *c, uint64_t *rng)
     CHECK(cpu_init == 0, "%s: CPU refused what the twin accepts", what);
     if (cpu_init)
         goto done;
-    int err = gpu.fex->init(&gpu);
+    /* What the context does for its device extractors: one set of device
+     * planes, put there once a frame, for every user. */
+    int err = vmaf_cuda_frames_init(&frames, cu, c->w, c->h, c->bpc, c->shared ? 2 : 1,
+                                    "float_ssim_cuda");
+    CHECK(err == 0, "%s: device frames (%d)", what, err);
+    gpu.frames = gpu2.frames = frames;
+    if (!err)
+        err = gpu.fex->init(&gpu);
     CHECK(err == 0, "%s: twin init failed (%d)", what, err);
+    gpu_live = !err;
+    if (!err && c->shared) {
+        err = gpu2.fex->init(&gpu2);
+        CHECK(err == 0, "%s: second twin init failed (%d)", what, err);
+        gpu2_live = !err;
+    }
     if (err) {
         cpu.fex->close(&cpu);
         goto done;
@@ -155,11 +179,26 @@ static void run_case(const Case *c, uint64_t *rng)
             fprintf(stderr, "cannot place pictures for %s\n", what);
             exit(1);
         }
-        err = gpu.fex->submit(&gpu, &r, &d, f);
-        CHECK(err == 0, "%s: submit frame %u (%d)", what, f, err);
-        /* The context drops its references right after submit. */
+        err = gpu.fex->reserve(&gpu);
+        if (!err && gpu2_live)
+            err = gpu2.fex->reserve(&gpu2);
+        CHECK(err == 0, "%s: reserve frame %u (%d)", what, f, err);
+        VmafCudaPlanes planes;
+        err = vmaf_cuda_frames_put(frames, &r, &d, f, &planes);
+        CHECK(err == 0, "%s: put frame %u (%d)", what, f, err);
+        /* The context drops its references right after that. */
         vmaf_picture_unref(&r);
         vmaf_picture_unref(&d);
+        if (err)
+            break;
+        err = gpu.fex->submit(&gpu, &planes);
+        CHECK(err == 0, "%s: submit frame %u (%d)", what, f, err);
+        if (gpu2_live) {
+            err = gpu2.fex->submit(&gpu2, &planes);
+            CHECK(err == 0, "%s: second twin: submit frame %u (%d)", what, f, err);
+            err = gpu2.fex->collect(&gpu2, false, fc_gpu2);
+            CHECK(err == 0, "%s: second twin: collect frame %u (%d)", what, f, err);
+        }
         err = gpu.fex->collect(&gpu, false, fc_gpu);
         CHECK(err == 0, "%s: collect frame %u (%d)", what, f, err);
     }
@@ -167,6 +206,10 @@ static void run_case(const Case *c, uint64_t *rng)
     CHECK(err == 0, "%s: final collect (%d)", what, err);
     err = gpu.fex->flush(&gpu, fc_gpu);
     CHECK(err == 0, "%s: flush (%d)", what, err);
+    if (gpu2_live) {
+        err = gpu2.fex->flush(&gpu2, fc_gpu2);
+        CHECK(err == 0, "%s: second twin: flush (%d)", what, err);
+    }
     /* Every frame is replayed from its slot's graph (kernel by kernel only
      * where captures fail); both paths give the CPU's scores below. */
     const unsigned graphs = vmaf_float_ssim_cuda_graph_frames(&gpu);
@@ -224,7 +267,6 @@ static void run_case(const Case *c, uint64_t *rng)
         free(g[1]);
         free(h);
     }
-    gpu.fex->close(&gpu);
     cpu.fex->close(&cpu);
 
     for (unsigned f = 0; f < c->frames; f++) {
@@ -236,12 +278,28 @@ static void run_case(const Case *c, uint64_t *rng)
                   "%s: frame %u %s: CPU %.17g GPU %.17g (%d %d)", what, f, feats[q], a, b, ea,
                   eb);
         }
+        if (gpu2_live) {
+            double a = 0, b = 0;
+            const int ea = vmaf_feature_collector_get(fc_cpu, feats[0], &a, f);
+            const int eb = vmaf_feature_collector_get(fc_gpu2, feats[0], &b, f);
+            CHECK(!ea && !eb && !memcmp(&a, &b, sizeof(a)),
+                  "%s: frame %u: second twin: CPU %.17g GPU %.17g (%d %d)", what, f, a, b, ea,
+                  eb);
+        }
     }
 done:
+    /* The twins first, then the frames they read. */
+    if (gpu_live)
+        gpu.fex->close(&gpu);
+    if (gpu2_live)
+        gpu2.fex->close(&gpu2);
+    vmaf_cuda_frames_free(frames);
     free(cpu.priv);
     free(gpu.priv);
+    free(gpu2.priv);
     vmaf_feature_collector_destroy(fc_cpu);
     vmaf_feature_collector_destroy(fc_gpu);
+    vmaf_feature_collector_destroy(fc_gpu2);
     for (unsigned f = 0; f < nf; f++) {
         vmaf_picture_unref(&ref[f]);
         vmaf_picture_unref(&dist[f]);
@@ -515,6 +573,12 @@ int main(int argc, char **argv)
         {3840, 2160, 10, 0, false, false, false, 2, 4, MEM_DEVICE_ODD, 6, true},
         {2560, 1440, 8, 0, false, false, false, 2, 4, MEM_DEVICE, 5, true},
         {1921, 1081, 8, 2, false, false, false, 2, 4, MEM_DEVICE_ODD, 5, true},
+        /* Two twins on the same device planes, from every kind of memory
+         * (the pool's pictures go back to it once both are done). */
+        {576, 324, 8, 0, false, false, false, 2, 4, MEM_PINNED, 7, false, true},
+        {1920, 1080, 10, 0, true, false, false, 2, 4, MEM_HOST, 5, false, true},
+        {1280, 720, 12, 3, false, true, false, 0, 4, MEM_DEVICE_ODD, 5, false, true},
+        {3840, 2160, 8, 1, true, false, false, 2, 4, MEM_DEVICE, 5, true, true},
         {333, 227, 8, 0, true, false, false, 1, 1, MEM_HOST, 2},     /* flat vs flat */
         {333, 227, 10, 2, true, true, false, 2, -1, MEM_DEVICE, 2}, /* identical, inf dB */
         {333, 227, 12, 3, true, true, true, 2, -1, MEM_PINNED, 2},  /* identical, clipped */

@@ -4,11 +4,13 @@
 #define LIBVMAF_SRC_CUDA_CUDA_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "libvmaf/picture.h"
 
 struct VmafCudaState;
 struct VmafCudaPicturePool;
+struct CUevent_st; /* cudaEvent_t's target */
 
 /* Frees the state after all its work has finished. NULL is a no-op. */
 void vmaf_cuda_state_free(struct VmafCudaState *s);
@@ -41,5 +43,39 @@ int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev,
 
 /* Host copies allocated so far by vmaf_cuda_download_luma (tests). */
 unsigned vmaf_cuda_host_copies_made(struct VmafCudaState *s);
+
+/* The frames in flight on the device, for every CUDA extractor of a
+ * context (cuda_frames.c): each pair is uploaded once, or read where it is
+ * when it is on the device already, and every extractor reads it there. */
+typedef struct VmafCudaFrames VmafCudaFrames;
+
+/* One frame's luma planes on the device, as its users read them. */
+typedef struct VmafCudaPlanes {
+    unsigned index;              /* the frame */
+    unsigned slot;               /* its place, for vmaf_cuda_frames_done() */
+    const void *luma[2];         /* reference and distorted luma, device memory */
+    size_t pitch[2];             /* their row pitches, in bytes */
+    struct CUevent_st *uploaded; /* wait for it before reading; NULL: nothing uploaded */
+} VmafCudaPlanes;
+
+/* For `users` extractors (named by `who` in messages) of w x h pictures of
+ * bpc bits. 0 or negative errno (logged). */
+int vmaf_cuda_frames_init(VmafCudaFrames **f, struct VmafCudaState *cu, unsigned w, unsigned h,
+                          unsigned bpc, unsigned users, const char *who);
+
+/* Places frame `index` on the device and describes it in *planes. Every
+ * user must have finished the frame that its place held before (the
+ * extractors' reserve()); the pictures may be dropped after the call. 0 or
+ * negative errno, logged with the frame; a failure is sticky. */
+int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPicture *dist,
+                         unsigned index, VmafCudaPlanes *planes);
+
+/* One user is done with the frame in place `slot` (its kernels ended, or
+ * it gave the frame up): after the last, the pictures held for it go back
+ * to their owner. */
+void vmaf_cuda_frames_done(VmafCudaFrames *f, unsigned slot);
+
+/* Frees everything, after the users were closed. NULL is a no-op. */
+void vmaf_cuda_frames_free(VmafCudaFrames *f);
 
 #endif /* LIBVMAF_SRC_CUDA_CUDA_INTERNAL_H */

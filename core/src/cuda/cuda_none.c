@@ -87,3 +87,28 @@ unsigned vmaf_cuda_host_copies_made(struct VmafCudaState *s)
     (void)s;
     return 0;
 }
+
+int vmaf_cuda_frames_init(VmafCudaFrames **f, struct VmafCudaState *cu, unsigned w, unsigned h,
+                          unsigned bpc, unsigned users, const char *who)
+{
+    (void)cu, (void)w, (void)h, (void)bpc, (void)users, (void)who;
+    *f = NULL;
+    return -ENODEV;
+}
+
+int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPicture *dist,
+                         unsigned index, VmafCudaPlanes *planes)
+{
+    (void)f, (void)ref, (void)dist, (void)index, (void)planes;
+    return -ENODEV;
+}
+
+void vmaf_cuda_frames_done(VmafCudaFrames *f, unsigned slot)
+{
+    (void)f, (void)slot;
+}
+
+void vmaf_cuda_frames_free(VmafCudaFrames *f)
+{
+    (void)f;
+}

@@ -58,6 +58,8 @@ enum VmafFexFlags {
 };
 
 struct VmafCudaState;
+struct VmafCudaFrames;
+struct VmafCudaPlanes;
 
 /* A live extractor: the table entry, its private state (options first, as
  * the option offsets say) and what the context lends it. */
@@ -65,6 +67,7 @@ typedef struct VmafFex {
     const struct VmafFeatureExtractor *fex;
     void *priv;                 /* priv_size bytes, zeroed, then options set */
     struct VmafCudaState *cuda; /* set for device extractors */
+    struct VmafCudaFrames *frames; /* device extractors: where the frames are */
     enum VmafPixelFormat pix_fmt;
     unsigned bpc, w, h;
 } VmafFex;
@@ -92,12 +95,17 @@ typedef struct VmafFeatureExtractor {
     int (*extract)(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                    unsigned index, VmafFeatureCollector *fc);
 
-    /* Device extractors: queue one pair (returns once its work is enqueued;
-     * the pictures may be dropped after the call), and append the scores of
-     * every finished frame to the collector. collect with wait=true blocks
-     * until all queued frames are in. */
-    int (*submit)(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                  unsigned index);
+    /* Device extractors read each frame from the context's VmafCudaFrames
+     * (cuda_internal.h), which uploads a pair once for all of them. reserve
+     * makes room for one more frame, finishing the oldest when all its
+     * places are in flight, so that the context can put the next pair on
+     * the device. submit queues the frame (returns once its work is
+     * enqueued) and calls vmaf_cuda_frames_done() for it once finished,
+     * from collect or on failure. collect appends the scores of every
+     * finished frame to the collector; with wait=true it blocks until all
+     * queued frames are in. */
+    int (*reserve)(VmafFex *fex);
+    int (*submit)(VmafFex *fex, const struct VmafCudaPlanes *planes);
     int (*collect)(VmafFex *fex, bool wait, VmafFeatureCollector *fc);
 
     /* Optional: called once after the last frame. */

@@ -2,14 +2,14 @@
  * float_ssim_cuda: the CUDA twin of float_ssim, with the CPU's scores bit
  * for bit (docs/backends/cuda.md, docs/adr/0101-cuda-ssim-kernels.md).
  *
- * Frames go through a ring of VMAF_CUDA_FRAMES_IN_FLIGHT slots. submit()
- * uploads the two luma planes on the upload stream (host pictures through
- * the slot's pinned staging, pinned pictures directly, device pictures not
- * at all), makes the compute stream wait for that upload, enqueues the
- * kernels and the read-back of 32 bytes, and returns: the upload of the
- * next frame overlaps the kernels of this one. collect() harvests finished
- * slots in order and appends their scores. Everything is allocated in
- * init() or, for the upload buffers, on first use; nothing per frame.
+ * Frames go through a ring of VMAF_CUDA_FRAMES_IN_FLIGHT slots. The
+ * context puts each pair on the device once for all its CUDA extractors
+ * (cuda_internal.h, VmafCudaFrames); submit() makes the kernels' stream
+ * wait for that upload, enqueues the kernels and the read-back of 32
+ * bytes, and returns: the upload of the next frame overlaps the kernels of
+ * this one. collect() harvests finished slots in order, appends their
+ * scores and tells the frames that the slot's planes are free. Everything
+ * is allocated in init(); nothing per frame.
  */
 #include <errno.h>
 #include <math.h>
@@ -31,8 +31,6 @@
 #include "feature/ssim/ssim.h"
 #include "feature/ssim/ssim_feature.h"
 #include "log.h"
-#include "picture_internal.h"
-#include "row_copy.h"
 
 #define NAME "float_ssim_cuda"
 #define SLOTS VMAF_CUDA_FRAMES_IN_FLIGHT
@@ -50,17 +48,14 @@ typedef struct SlotGraph {
 typedef struct Slot {
     enum SlotState state;
     unsigned index;
-    void *dbuf[2];           /* uploaded luma (allocated on first host picture) */
-    void *stage[2];          /* pinned staging for pageable pictures (first use) */
-    const void *src[2];      /* what the kernels read */
+    const void *src[2];      /* the frame's luma planes, as the kernels read them */
     size_t src_pitch[2];
-    VmafPicture hold[2];     /* pinned or device pictures in use by the GPU */
-    bool held[2];
+    unsigned place;          /* the frame's place in the context's frames */
     float *dec[2];           /* decimated planes (scale > 1) */
     double *partials;
     SsimCudaOut *dout;       /* device result */
     SsimCudaOut *hout;       /* pinned copy of it */
-    cudaEvent_t uploaded, done;
+    cudaEvent_t done;
     bool events;
     double mean[4];          /* harvested */
     /* The frame's kernels as graphs, each for the planes it reads: on the
@@ -89,9 +84,9 @@ typedef struct FloatSsimCudaState {
     int eff_scale;
     double max_db;
     struct VmafCudaState *cu;
-    struct VmafTeam *copy_team; /* the state's, for pageable pictures */
+    struct VmafCudaFrames *frames; /* the context's, where the frames are */
     SsimCudaPlan plan;
-    cudaStream_t up, comp;
+    cudaStream_t comp;
     cudaStream_t cap;   /* non-blocking: the graphs are captured on it */
     unsigned graph_frames; /* frames replayed from a graph (tests) */
     unsigned graph_captures; /* graphs made or updated (tests) */
@@ -100,7 +95,7 @@ typedef struct FloatSsimCudaState {
     unsigned next, inflight;
     Scores done[SLOTS]; /* harvested early to free a slot, not yet appended */
     unsigned ndone;
-    size_t row_bytes, dpitch, fpitch;
+    size_t fpitch;
     double *terms;      /* per-pixel terms for the sequential redo */
     void *seq_work;     /* the device's sequential sum of them */
     VmafCudaSeqSum *seq_dout, *seq_hout; /* its result, on the device and pinned */
@@ -173,38 +168,21 @@ static int check_context(const void *priv, unsigned w, unsigned h, unsigned bpc,
     return 0;
 }
 
-static void release_holds(Slot *sl)
-{
-    for (int i = 0; i < 2; i++)
-        if (sl->held[i]) {
-            vmaf_cuda_pool_unhold(&sl->hold[i]);
-            sl->held[i] = false;
-        }
-}
-
 /* Frees everything; safe on a half-initialised state. The context must be
  * current. */
 static void teardown(FloatSsimCudaState *st)
 {
     if (st->comp)
         cudaStreamSynchronize(st->comp);
-    if (st->up)
-        cudaStreamSynchronize(st->up);
     for (int k = 0; k < SLOTS; k++) {
         Slot *sl = &st->slot[k];
-        release_holds(sl);
-        for (int i = 0; i < 2; i++) {
-            cudaFree(sl->dbuf[i]);
-            cudaFreeHost(sl->stage[i]);
+        for (int i = 0; i < 2; i++)
             cudaFree(sl->dec[i]);
-        }
         cudaFree(sl->partials);
         cudaFree(sl->dout);
         cudaFreeHost(sl->hout);
-        if (sl->events) {
-            cudaEventDestroy(sl->uploaded);
+        if (sl->events)
             cudaEventDestroy(sl->done);
-        }
         for (int j = 0; j < VMAF_SSIM_CUDA_SLOT_GRAPHS; j++)
             if (sl->graph[j].exec)
                 cudaGraphExecDestroy(sl->graph[j].exec);
@@ -220,13 +198,11 @@ static void teardown(FloatSsimCudaState *st)
     st->terms = NULL;
     st->seq_work = NULL;
     st->seq_dout = st->seq_hout = NULL;
-    if (st->up)
-        cudaStreamDestroy(st->up);
     if (st->comp)
         cudaStreamDestroy(st->comp);
     if (st->cap)
         cudaStreamDestroy(st->cap);
-    st->up = st->comp = st->cap = NULL;
+    st->comp = st->cap = NULL;
     /* After a device failure these calls fail too and leave their error
      * behind: nothing more is done with it here. */
     (void)cudaGetLastError();
@@ -240,11 +216,12 @@ static int init(VmafFex *fex)
         vmaf_error(NAME ": cannot compute this input exactly: %s; use float_ssim (CPU)", why);
         return -EINVAL;
     }
-    if (!fex->cuda) {
+    if (!fex->cuda || !fex->frames) {
         vmaf_error(NAME ": no CUDA state; import one with vmaf_cuda_import_state()");
         return -EINVAL;
     }
     st->cu = fex->cuda;
+    st->frames = fex->frames;
     st->eff_scale = ssim_effective_scale(st->scale, fex->w, fex->h);
     st->max_db = ssim_max_db(st->clip_db, fex->bpc, fex->w, fex->h);
 
@@ -255,7 +232,6 @@ static int init(VmafFex *fex)
     const int forced = atomic_load(&force_shape);
     if (forced >= 0)
         (void)vmaf_ssim_cuda_plan_override(&st->plan, forced);
-    st->row_bytes = (size_t)fex->w * (fex->bpc > 8 ? 2 : 1);
 
     int err = vmaf_cuda_enter_for(st->cu, NAME, -1);
     if (err)
@@ -263,9 +239,7 @@ static int init(VmafFex *fex)
     /* The kernels' stream is a blocking one: it waits for work the caller
      * queued on the legacy default stream, such as a cudaMemcpy into a
      * device picture that returns before its DMA is done. */
-    cudaError_t e = cudaStreamCreateWithFlags(&st->up, cudaStreamNonBlocking);
-    if (e == cudaSuccess)
-        e = cudaStreamCreateWithFlags(&st->comp, cudaStreamDefault);
+    cudaError_t e = cudaStreamCreateWithFlags(&st->comp, cudaStreamDefault);
     /* The graphs are captured on a non-blocking stream of their own: while
      * a blocking stream captures, the legacy default stream is unusable,
      * and the caller may be using it. They are replayed on the kernels'
@@ -284,12 +258,7 @@ static int init(VmafFex *fex)
     const size_t part = vmaf_ssim_cuda_partials_bytes();
     for (int s = 0; s < SLOTS; s++) {
         Slot *sl = &st->slot[s];
-        e = cudaEventCreateWithFlags(&sl->uploaded, cudaEventDisableTiming);
-        if (e == cudaSuccess) {
-            e = cudaEventCreateWithFlags(&sl->done, cudaEventDisableTiming);
-            if (e != cudaSuccess)
-                cudaEventDestroy(sl->uploaded);
-        }
+        e = cudaEventCreateWithFlags(&sl->done, cudaEventDisableTiming);
         if (e != cudaSuccess) {
             err = fail(st, e, "creating events", -1);
             goto out;
@@ -334,29 +303,6 @@ out:
         teardown(st);
     vmaf_cuda_leave(st->cu);
     return err;
-}
-
-/* Device luma buffers of a slot, on the first host picture. */
-static int ensure_upload_buffers(FloatSsimCudaState *st, Slot *sl, bool staging, unsigned index)
-{
-    const unsigned h = st->plan.h;
-    for (int i = 0; i < 2; i++) {
-        if (!sl->dbuf[i]) {
-            size_t pitch = 0;
-            cudaError_t e = cudaMallocPitch(&sl->dbuf[i], &pitch, st->row_bytes, h);
-            if (e != cudaSuccess)
-                return fail(st, e, "allocating device luma buffers", index);
-            st->dpitch = pitch;
-        }
-        if (staging && !sl->stage[i]) {
-            cudaError_t e = cudaHostAlloc(&sl->stage[i], st->dpitch * h, cudaHostAllocDefault);
-            if (e != cudaSuccess)
-                return fail(st, e, "allocating pinned staging", index);
-            if (!st->copy_team)
-                st->copy_team = vmaf_cuda_copy_team(st->cu);
-        }
-    }
-    return 0;
 }
 
 /* The CPU's sum, one term after the other, of the n terms the device
@@ -433,7 +379,9 @@ static int harvest(FloatSsimCudaState *st, Slot *sl)
     }
     for (int q = 0; q < 4; q++)
         sl->mean[q] = q < (int)st->plan.nq ? (double)o->mean[q] : 0.0;
-    release_holds(sl);
+    /* Nothing reads the frame's planes any more (the redo above was the
+     * last): its place may go to another frame once every user is done. */
+    vmaf_cuda_frames_done(st->frames, sl->place);
     sl->state = SLOT_HARVESTED;
     return 0;
 }
@@ -553,106 +501,66 @@ static unsigned oldest(const FloatSsimCudaState *st)
     return (st->next + SLOTS - st->inflight) % SLOTS;
 }
 
-static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                  unsigned index)
+/* Makes room for the next frame: when every slot is in flight, the oldest
+ * (the next frame's) is finished now and its scores kept until the next
+ * collect, which also frees the frame's place in the context's frames. */
+static int reserve(VmafFex *fex)
 {
     FloatSsimCudaState *st = fex->priv;
     if (st->err)
         return st->err;
-    const VmafPicture *pic[2] = {ref, dist};
-    for (int i = 0; i < 2; i++) {
-        if (!pic[i] || !pic[i]->data[0] || pic[i]->bpc != fex->bpc || pic[i]->w[0] != fex->w ||
-            pic[i]->h[0] != fex->h) {
-            vmaf_error(NAME ": frame %u: pictures do not match the %ux%u %u-bit geometry the "
-                       "extractor was set up for",
-                       index, fex->w, fex->h, fex->bpc);
-            return -EINVAL;
-        }
+    if (st->inflight < SLOTS)
+        return 0;
+    Slot *sl = &st->slot[st->next];
+    if (st->ndone == SLOTS) {
+        vmaf_error(NAME ": frame %u: %d frames are waiting for collect(); the caller must "
+                   "collect after each submit",
+                   sl->index, SLOTS);
+        return st->err = -EBUSY;
     }
-    int err = vmaf_cuda_enter_for(st->cu, NAME, index);
+    int err = vmaf_cuda_enter_for(st->cu, NAME, (long)sl->index);
     if (err)
         return st->err = err;
+    if (sl->state == SLOT_SUBMITTED)
+        err = harvest(st, sl);
+    if (!err) {
+        st->done[st->ndone].index = sl->index;
+        memcpy(st->done[st->ndone].mean, sl->mean, sizeof(sl->mean));
+        st->ndone++;
+        sl->state = SLOT_FREE;
+        st->inflight--;
+    }
+    vmaf_cuda_leave(st->cu);
+    return err;
+}
 
-    Slot *sl = &st->slot[st->next];
+static int submit(VmafFex *fex, const VmafCudaPlanes *planes)
+{
+    FloatSsimCudaState *st = fex->priv;
+    const unsigned index = planes->index;
+    if (st->err) {
+        vmaf_cuda_frames_done(st->frames, planes->slot);
+        return st->err;
+    }
     if (st->inflight == SLOTS) {
-        /* Every slot is in flight: finish the oldest (this one) and keep its
-         * scores until the next collect. */
-        if (st->ndone == SLOTS) {
-            vmaf_error(NAME ": frame %u: %d frames are waiting for collect(); the caller must "
-                       "collect after each submit",
-                       index, SLOTS);
-            err = -EBUSY;
-            goto out;
-        }
-        if (sl->state == SLOT_SUBMITTED)
-            err = harvest(st, sl);
-        if (!err) {
-            st->done[st->ndone].index = sl->index;
-            memcpy(st->done[st->ndone].mean, sl->mean, sizeof(sl->mean));
-            st->ndone++;
-            sl->state = SLOT_FREE;
-            st->inflight--;
-        }
-        if (err)
-            goto out;
+        vmaf_error(NAME ": frame %u: no room; reserve() must come before each submit", index);
+        vmaf_cuda_frames_done(st->frames, planes->slot);
+        return st->err = -EBUSY;
     }
-
-    bool uploaded = false;
+    int err = vmaf_cuda_enter_for(st->cu, NAME, index);
+    if (err) {
+        vmaf_cuda_frames_done(st->frames, planes->slot);
+        return st->err = err;
+    }
+    Slot *sl = &st->slot[st->next];
+    for (int i = 0; i < 2; i++) {
+        sl->src[i] = planes->luma[i];
+        sl->src_pitch[i] = planes->pitch[i];
+    }
+    sl->place = planes->slot;
     cudaError_t e = cudaSuccess;
-    VmafRowCopy copy[2];
-    int copied[2], ncopy = 0;
-    for (int i = 0; i < 2 && e == cudaSuccess; i++) {
-        const VmafPicture *p = pic[i];
-        const enum VmafPictureBufType bt = vmaf_picture_buf_type(p);
-        if (bt == VMAF_PICTURE_BUF_DEVICE) {
-            /* Consumed where it is; kept alive until its frame is harvested. */
-            vmaf_cuda_pool_hold(&sl->hold[i], p);
-            sl->held[i] = true;
-            sl->src[i] = p->data[0];
-            sl->src_pitch[i] = (size_t)p->stride[0];
-            continue;
-        }
-        err = ensure_upload_buffers(st, sl, bt == VMAF_PICTURE_BUF_HOST, index);
-        if (err)
-            goto out;
-        if (bt == VMAF_PICTURE_BUF_HOST_PINNED) {
-            /* Asynchronous from the picture itself: hold it until harvest. */
-            e = cudaMemcpy2DAsync(sl->dbuf[i], st->dpitch, p->data[0], (size_t)p->stride[0],
-                                  st->row_bytes, fex->h, cudaMemcpyHostToDevice, st->up);
-            if (e == cudaSuccess) {
-                vmaf_cuda_pool_hold(&sl->hold[i], p);
-                sl->held[i] = true;
-            }
-        } else {
-            /* Pageable: into the slot's pinned staging (its last upload
-             * finished when the slot was harvested), both planes in one
-             * run of the copy team's threads, then uploaded from there. */
-            copy[ncopy] = (VmafRowCopy){.dst = sl->stage[i],
-                                        .dst_stride = st->dpitch,
-                                        .src = p->data[0],
-                                        .src_stride = p->stride[0],
-                                        .row_bytes = st->row_bytes,
-                                        .rows = fex->h};
-            copied[ncopy++] = i;
-        }
-        sl->src[i] = sl->dbuf[i];
-        sl->src_pitch[i] = st->dpitch;
-        uploaded = true;
-    }
-    if (ncopy && e == cudaSuccess) {
-        vmaf_row_copy(st->copy_team, copy, (unsigned)ncopy);
-        for (int k = 0; k < ncopy && e == cudaSuccess; k++)
-            e = cudaMemcpyAsync(sl->dbuf[copied[k]], sl->stage[copied[k]], st->dpitch * fex->h,
-                                cudaMemcpyHostToDevice, st->up);
-    }
-    if (e != cudaSuccess) {
-        err = fail(st, e, "uploading the luma planes", index);
-        goto out;
-    }
-    if (uploaded) {
-        e = cudaEventRecord(sl->uploaded, st->up);
-        if (e == cudaSuccess)
-            e = cudaStreamWaitEvent(st->comp, sl->uploaded, 0);
+    if (planes->uploaded) {
+        e = cudaStreamWaitEvent(st->comp, planes->uploaded, 0);
         if (e != cudaSuccess) {
             err = fail(st, e, "ordering upload and kernels", index);
             goto out;
@@ -677,13 +585,12 @@ static int submit(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
     st->submitted_any = true;
 out:
     if (err) {
-        /* Work queued before the failure may still read the held pictures
-         * (an upload, the redo of a harvested frame): let it end before
-         * they go back to their owner, who may refill them. */
-        cudaStreamSynchronize(st->up);
+        /* Kernels queued before the failure may still read the frame's
+         * planes: let them end before its pictures can go back to their
+         * owner, who may refill them. */
         cudaStreamSynchronize(st->comp);
         (void)cudaGetLastError(); /* the failure is logged and recorded */
-        release_holds(sl);
+        vmaf_cuda_frames_done(st->frames, planes->slot);
         if (!st->err)
             st->err = err;
     }
@@ -739,12 +646,11 @@ static void close_fex(VmafFex *fex)
     FloatSsimCudaState *st = fex ? fex->priv : NULL;
     if (!st || !st->cu)
         return;
+    /* Frames still in flight keep their pictures held: the context's frames
+     * give them back when they are freed, after this. */
     if (!vmaf_cuda_enter(st->cu)) {
         teardown(st);
         vmaf_cuda_leave(st->cu);
-    } else {
-        for (int k = 0; k < SLOTS; k++)
-            release_holds(&st->slot[k]);
     }
     st->cu = NULL;
 }
@@ -797,6 +703,7 @@ const VmafFeatureExtractor vmaf_fex_float_ssim_cuda = {
     .provided_features = provided_features,
     .check_context = check_context,
     .init = init,
+    .reserve = reserve,
     .submit = submit,
     .collect = collect,
     .flush = flush,
