@@ -643,18 +643,17 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
         err = vmaf_cuda_frames_put(vmaf->cuda_frames, ref, dist, index, &planes);
         if (err)
             goto device_fail;
-        /* Every user gets the frame, even after one fails: each tells the
-         * frames when it is done with it. */
-        int first = 0;
+        /* After a failure the other users give the frame up unseen: their
+         * work would meet the same fault and report it again. */
         for (unsigned i = 0; i < vmaf->req_cnt; i++) {
             VmafFeatureRequest *r = &vmaf->req[i];
-            if (r->use->backend != VMAF_FEX_BACKEND_CPU) {
+            if (r->use->backend == VMAF_FEX_BACKEND_CPU)
+                continue;
+            if (err)
+                vmaf_cuda_frames_done(vmaf->cuda_frames, planes.slot);
+            else
                 err = r->use->submit(&r->inst[0], &planes);
-                if (err && !first)
-                    first = err;
-            }
         }
-        err = first;
         if (err)
             goto device_fail;
         err = collect_devices(vmaf, false);

@@ -184,7 +184,8 @@ static void run_case(const Case *c, uint64_t *rng)
             err = gpu2.fex->reserve(&gpu2);
         CHECK(err == 0, "%s: reserve frame %u (%d)", what, f, err);
         VmafCudaPlanes planes;
-        err = vmaf_cuda_frames_put(frames, &r, &d, f, &planes);
+        if (!err)
+            err = vmaf_cuda_frames_put(frames, &r, &d, f, &planes);
         CHECK(err == 0, "%s: put frame %u (%d)", what, f, err);
         /* The context drops its references right after that. */
         vmaf_picture_unref(&r);
@@ -193,7 +194,9 @@ static void run_case(const Case *c, uint64_t *rng)
             break;
         err = gpu.fex->submit(&gpu, &planes);
         CHECK(err == 0, "%s: submit frame %u (%d)", what, f, err);
-        if (gpu2_live) {
+        if (err && gpu2_live)
+            vmaf_cuda_frames_done(frames, planes.slot); /* as the context does */
+        else if (gpu2_live) {
             err = gpu2.fex->submit(&gpu2, &planes);
             CHECK(err == 0, "%s: second twin: submit frame %u (%d)", what, f, err);
             err = gpu2.fex->collect(&gpu2, false, fc_gpu2);

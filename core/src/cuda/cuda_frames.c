@@ -76,6 +76,12 @@ int vmaf_cuda_frames_init(VmafCudaFrames **out, struct VmafCudaState *cu, unsign
                           unsigned bpc, unsigned users, const char *who)
 {
     *out = NULL;
+    if (!users) {
+        /* A frame nobody reads would never be done, nor its pictures given
+         * back. */
+        vmaf_error("%s: device frames need at least one user", who);
+        return -EINVAL;
+    }
     VmafCudaFrames *f = calloc(1, sizeof(*f));
     if (!f) {
         vmaf_error("%s: out of memory", who);
@@ -143,7 +149,7 @@ int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPi
             vmaf_error("%s: frame %u: pictures do not match the %ux%u %u-bit geometry the "
                        "extractors were set up for",
                        f->who, index, f->w, f->h, f->bpc);
-            return -EINVAL;
+            return f->err = -EINVAL;
         }
     }
     const unsigned k = f->next;
@@ -154,7 +160,7 @@ int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPi
         vmaf_error("%s: frame %u: the frame before it in the same place is not finished; "
                    "reserve room in every extractor first",
                    f->who, index);
-        return -EBUSY;
+        return f->err = -EBUSY;
     }
     int err = vmaf_cuda_enter_for(f->cu, f->who, index);
     if (err)

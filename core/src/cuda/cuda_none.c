@@ -91,8 +91,11 @@ unsigned vmaf_cuda_host_copies_made(struct VmafCudaState *s)
 int vmaf_cuda_frames_init(VmafCudaFrames **f, struct VmafCudaState *cu, unsigned w, unsigned h,
                           unsigned bpc, unsigned users, const char *who)
 {
-    (void)cu, (void)w, (void)h, (void)bpc, (void)users, (void)who;
+    (void)cu, (void)w, (void)h, (void)bpc, (void)users;
     *f = NULL;
+    vmaf_error("%s: this build of libvmaf has no CUDA support (rebuild it with "
+               "-Dcuda=enabled)",
+               who);
     return -ENODEV;
 }
 

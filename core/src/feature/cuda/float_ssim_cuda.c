@@ -216,8 +216,13 @@ static int init(VmafFex *fex)
         vmaf_error(NAME ": cannot compute this input exactly: %s; use float_ssim (CPU)", why);
         return -EINVAL;
     }
-    if (!fex->cuda || !fex->frames) {
+    if (!fex->cuda) {
         vmaf_error(NAME ": no CUDA state; import one with vmaf_cuda_import_state()");
+        return -EINVAL;
+    }
+    if (!fex->frames) {
+        vmaf_error(NAME ": no device frames to read; the context makes them "
+                   "(vmaf_cuda_frames_init)");
         return -EINVAL;
     }
     st->cu = fex->cuda;
