@@ -129,6 +129,22 @@ static int fetch_pair(VmafContext *ctx, enum VmafCudaPicturePreallocationMethod 
     return 0;
 }
 
+/* Reads frames 0 .. frames - 1 through the pool into ctx; which: how a
+ * failure names the frames. 0 or the first error. */
+static int read_pool_frames(VmafContext *ctx, enum VmafCudaPicturePreallocationMethod m,
+                            unsigned frames, const char *which, const char *what)
+{
+    int err = 0;
+    for (unsigned f = 0; !err && f < frames; f++) {
+        VmafPicture cur[2];
+        err = fetch_pair(ctx, m, f, cur, what);
+        if (!err)
+            err = vmaf_read_pictures(ctx, &cur[0], &cur[1], f);
+        CHECK(!err, "%s: %s %u (%d)", what, which, f, err);
+    }
+    return err;
+}
+
 /* ahead: the caller takes frame f+1's pair before handing over frame f's,
  * as a pipelined reader does; fetching must then collect the device's
  * finished frames itself instead of waiting for pictures that only come
@@ -219,13 +235,9 @@ static void cpu_on_device_pictures(void)
     };
     err = vmaf_cuda_preallocate_pictures(ctx, pc);
     CHECK(!err, "%s: pool (%d)", what, err);
-    VmafPicture cur[2];
-    for (unsigned f = 0; !err && f < FRAMES; f++) {
-        err = fetch_pair(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, f, cur, what);
-        if (!err)
-            err = vmaf_read_pictures(ctx, &cur[0], &cur[1], f);
-        CHECK(!err, "%s: frame %u (%d)", what, f, err);
-    }
+    if (!err)
+        err = read_pool_frames(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, FRAMES,
+                               "frame", what);
     CHECK(!vmaf_read_pictures(ctx, NULL, NULL, 0), "%s: flush", what);
     compare(ctx, what);
     const unsigned made = vmaf_cuda_host_copies_made(cu);
@@ -380,13 +392,8 @@ static void foreign_pool_pictures(void)
         CHECK(e == -EINVAL && strstr(cap.text, k ? "no CUDA state" : "another context's"),
               "%s, %s: %d, log: %s", what, k ? "no CUDA state" : "another state", e, cap.text);
     }
-    for (unsigned f = 0; !err && f < FRAMES; f++) {
-        VmafPicture cur[2];
-        err = fetch_pair(a, m, f, cur, what);
-        if (!err)
-            err = vmaf_read_pictures(a, &cur[0], &cur[1], f);
-        CHECK(!err, "%s: the owner's frame %u (%d)", what, f, err);
-    }
+    if (!err)
+        err = read_pool_frames(a, m, FRAMES, "the owner's frame", what);
     CHECK(!vmaf_read_pictures(a, NULL, NULL, 0), "%s: flush", what);
     compare(a, what);
     vmaf_close(a);
@@ -415,13 +422,8 @@ static void caller_holds_pool(enum VmafCudaPicturePreallocationMethod m, unsigne
 {
     int err = 0;
     VmafContext *ctx = pool_context(m, threads, what, &err);
-    for (unsigned f = 0; !err && f < frames; f++) {
-        VmafPicture cur[2];
-        err = fetch_pair(ctx, m, f, cur, what);
-        if (!err)
-            err = vmaf_read_pictures(ctx, &cur[0], &cur[1], f);
-        CHECK(!err, "%s: frame %u (%d)", what, f, err);
-    }
+    if (!err)
+        err = read_pool_frames(ctx, m, frames, "frame", what);
     VmafPicture held[POOL_PICTURES + 1];
     unsigned n = 0;
     signal(SIGALRM, hung);
