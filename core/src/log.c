@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -5,6 +6,12 @@
 #include "log.h"
 
 static atomic_int log_level = VMAF_LOG_LEVEL_ERROR;
+
+/* The lock is held across the callback: calls never overlap, and once
+ * vmaf_set_log_callback() returns no thread is still in the old one. */
+static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
+static VmafLogCallback sink;
+static void *sink_opaque;
 
 void vmaf_log_set_level(enum VmafLogLevel level)
 {
@@ -16,17 +23,31 @@ enum VmafLogLevel vmaf_log_get_level(void)
     return (enum VmafLogLevel)atomic_load(&log_level);
 }
 
+void vmaf_set_log_callback(VmafLogCallback callback, void *opaque)
+{
+    pthread_mutex_lock(&sink_lock);
+    sink = callback;
+    sink_opaque = opaque;
+    pthread_mutex_unlock(&sink_lock);
+}
+
 void vmaf_log(enum VmafLogLevel level, const char *fmt, ...)
 {
     static const char *const names[] = { "", "error", "warning", "info", "debug" };
-    if (level == VMAF_LOG_LEVEL_NONE || (int)level > atomic_load(&log_level))
+    if (level <= VMAF_LOG_LEVEL_NONE || level > VMAF_LOG_LEVEL_DEBUG ||
+        (int)level > atomic_load(&log_level))
         return;
-    /* Format into one buffer so that lines from worker threads never interleave. */
-    char line[1024];
-    int n = snprintf(line, sizeof(line), "libvmaf: %s: ", names[level]);
+    /* Formatted once, written with one call: lines from worker threads
+     * never interleave. */
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    fprintf(stderr, "%s\n", line);
+    pthread_mutex_lock(&sink_lock);
+    if (sink)
+        sink(sink_opaque, level, msg);
+    else
+        fprintf(stderr, "libvmaf: %s: %s\n", names[level], msg);
+    pthread_mutex_unlock(&sink_lock);
 }

@@ -8,7 +8,8 @@
 void vmaf_log_set_level(enum VmafLogLevel level);
 enum VmafLogLevel vmaf_log_get_level(void);
 
-/* Writes "libvmaf: <level>: <message>\n" to stderr when level is enabled. */
+/* Writes "libvmaf: <level>: <message>\n" to stderr, or passes the message to
+ * the callback of vmaf_set_log_callback(), when level is enabled. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif

@@ -280,6 +280,75 @@ static void test_read_pictures_contract(void)
     CHECK_INT(vmaf_close(vmaf), 0);
 }
 
+typedef struct LogSeen {
+    unsigned calls, errors;
+    enum VmafLogLevel level;
+    char msg[1024];
+} LogSeen;
+
+static void on_log(void *opaque, enum VmafLogLevel level, const char *message)
+{
+    LogSeen *seen = opaque;
+    seen->calls++;
+    seen->errors += level == VMAF_LOG_LEVEL_ERROR;
+    seen->level = level;
+    snprintf(seen->msg, sizeof(seen->msg), "%s", message);
+}
+
+/* The log callback takes every message the level lets through, bare (no
+ * prefix, no newline), from the caller's thread and from worker threads,
+ * and nothing reaches stderr while it is set; NULL gives stderr back. */
+static void test_log_callback(void)
+{
+    LogSeen seen = { 0 };
+    VmafContext *vmaf = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR };
+    CHECK_INT(vmaf_init(&vmaf, cfg), 0);
+    vmaf_set_log_callback(on_log, &seen);
+    capture_begin();
+    CHECK_INT(vmaf_use_feature(vmaf, "no_such_feature", NULL), -EINVAL);
+    const char *log = capture_end();
+    CHECK(log[0] == '\0');
+    CHECK_INT(seen.calls, 1);
+    CHECK(seen.level == VMAF_LOG_LEVEL_ERROR);
+    CHECK(strstr(seen.msg, "no_such_feature") != NULL);
+    CHECK(!strchr(seen.msg, '\n') && strncmp(seen.msg, "libvmaf", 7) != 0);
+    CHECK_INT(vmaf_close(vmaf), 0);
+
+    /* The level filters first: at NONE the callback hears nothing. */
+    cfg.log_level = VMAF_LOG_LEVEL_NONE;
+    CHECK_INT(vmaf_init(&vmaf, cfg), 0);
+    CHECK_INT(vmaf_use_feature(vmaf, "no_such_feature", NULL), -EINVAL);
+    CHECK_INT(seen.calls, 1);
+    CHECK_INT(vmaf_close(vmaf), 0);
+
+    /* A picture too small, refused on a worker thread: the reason still
+     * comes to the callback, never to stderr. */
+    vmaf = ctx_with(2, 0, NULL, NULL);
+    VmafPicture ref, dist;
+    CHECK_INT(make_pair(&ref, &dist, 8, 10, 10, 5), 0);
+    capture_begin();
+    int err = vmaf_read_pictures(vmaf, &ref, &dist, 0);
+    if (!err)
+        err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
+    log = capture_end();
+    CHECK(err < 0);
+    CHECK(log[0] == '\0');
+    CHECK(seen.errors >= 2 && strstr(seen.msg, "10x10") != NULL);
+    vmaf_close(vmaf);
+
+    vmaf_set_log_callback(NULL, NULL);
+    const unsigned calls = seen.calls;
+    cfg.log_level = VMAF_LOG_LEVEL_ERROR;
+    CHECK_INT(vmaf_init(&vmaf, cfg), 0);
+    capture_begin();
+    CHECK_INT(vmaf_use_feature(vmaf, "no_such_feature", NULL), -EINVAL);
+    log = capture_end();
+    CHECK(!strncmp(log, "libvmaf: error: ", 16) && strstr(log, "no_such_feature") != NULL);
+    CHECK_INT(seen.calls, calls);
+    CHECK_INT(vmaf_close(vmaf), 0);
+}
+
 /* Duplicates on worker threads and against imported scores: refused at the
  * call, before the frame is queued, so that nothing surfaces at the flush. */
 static void test_duplicate_index(void)
@@ -597,6 +666,7 @@ int main(void)
 {
     test_init_and_version();
     test_use_feature();
+    test_log_callback();
     test_read_pictures_contract();
     test_duplicate_index();
     test_threads_and_order();

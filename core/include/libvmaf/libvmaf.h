@@ -5,7 +5,7 @@
  *
  * Source and binary compatible with libvmaf v3. Every function returns 0 on
  * success or a negative errno value; details of a failure are logged once
- * through the context's logger (stderr) at VMAF_LOG_LEVEL_ERROR.
+ * at VMAF_LOG_LEVEL_ERROR, on stderr or to vmaf_set_log_callback()'s callback.
  */
 #ifndef LIBVMAF_LIBVMAF_H
 #define LIBVMAF_LIBVMAF_H
@@ -220,6 +220,29 @@ VMAF_EXPORT int vmaf_write_output(VmafContext *vmaf, const char *output_path,
 VMAF_EXPORT int vmaf_write_output_with_format(VmafContext *vmaf, const char *output_path,
                                               enum VmafOutputFormat fmt,
                                               const char *score_format);
+
+/**
+ * Receives the library's messages instead of stderr (see
+ * vmaf_set_log_callback()).
+ *
+ * @param opaque  The pointer given to vmaf_set_log_callback().
+ * @param level   VMAF_LOG_LEVEL_ERROR to VMAF_LOG_LEVEL_DEBUG.
+ * @param message One line, without the "libvmaf: <level>: " prefix and
+ *                without a newline.
+ */
+typedef void (*VmafLogCallback)(void *opaque, enum VmafLogLevel level, const char *message);
+
+/**
+ * Send the library's messages to `callback` instead of stderr (an extension
+ * of this library). The log level still filters them first. Like the level,
+ * the callback is process-wide. It may be called from the library's worker
+ * threads, one call at a time, and must not call vmaf_set_log_callback().
+ * Once this returns, the previous callback is not called again.
+ *
+ * @param callback The receiver, or NULL to write to stderr again.
+ * @param opaque   Passed to every call of `callback`.
+ */
+VMAF_EXPORT void vmaf_set_log_callback(VmafLogCallback callback, void *opaque);
 
 /** The library's version, for example "3.0.0". */
 VMAF_EXPORT const char *vmaf_version(void);
