@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,6 +30,75 @@ static void on_sigint(int sig)
 {
     (void)sig;
     interrupted = 1;
+}
+
+/* A failure is one line, "vmaf: what (where): why; fix". The library's
+ * error messages are its detail: they are held here, from whichever thread
+ * logs them, until the tool's line takes them as its "why" (lib_why(),
+ * lib_cause()). Warnings and lower go straight to stderr, as the library
+ * would write them, unless a step asks for them as reasons too. */
+#define LIB_REASONS 4
+static struct {
+    pthread_mutex_t lock;
+    char reason[LIB_REASONS][1024];
+    unsigned n;
+    bool hold_warnings;
+} lib_log = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void on_library_log(void *opaque, enum VmafLogLevel level, const char *msg)
+{
+    (void)opaque;
+    pthread_mutex_lock(&lib_log.lock);
+    if (level == VMAF_LOG_LEVEL_ERROR ||
+        (level == VMAF_LOG_LEVEL_WARNING && lib_log.hold_warnings)) {
+        /* The same reason from two calls (both model loaders, several
+         * worker threads) is said once; the first few distinct ones are
+         * enough to act on. */
+        bool seen = false;
+        for (unsigned i = 0; i < lib_log.n && !seen; i++)
+            seen = !strcmp(lib_log.reason[i], msg);
+        if (!seen && lib_log.n < LIB_REASONS)
+            snprintf(lib_log.reason[lib_log.n++], sizeof(lib_log.reason[0]), "%s", msg);
+    } else {
+        fprintf(stderr, "libvmaf: %s: %s\n",
+                level == VMAF_LOG_LEVEL_WARNING ? "warning"
+                : level == VMAF_LOG_LEVEL_INFO  ? "info"
+                                                : "debug",
+                msg);
+    }
+    pthread_mutex_unlock(&lib_log.lock);
+}
+
+/* Takes the reasons the library gave since they were last taken, joined by
+ * "; ", or `fallback` when it gave none (its level was NONE, or it had no
+ * words for the failure). With `cause_only`, each loses its last "; "
+ * part, the library's advice, where the tool's line gives its own. The
+ * result lasts until the next call: for the arguments of one report(). */
+static const char *take_reasons(const char *fallback, bool cause_only)
+{
+    static char why[LIB_REASONS * (sizeof(lib_log.reason[0]) + 2)];
+    size_t len = 0;
+    why[0] = '\0';
+    pthread_mutex_lock(&lib_log.lock);
+    for (unsigned i = 0; i < lib_log.n; i++) {
+        const char *r = lib_log.reason[i];
+        const char *advice = cause_only ? strrchr(r, ';') : NULL;
+        const int n = advice && advice[1] == ' ' ? (int)(advice - r) : (int)strlen(r);
+        len += (size_t)snprintf(why + len, sizeof(why) - len, "%s%.*s", len ? "; " : "", n, r);
+    }
+    lib_log.n = 0;
+    pthread_mutex_unlock(&lib_log.lock);
+    return why[0] ? why : fallback;
+}
+
+static const char *lib_why(const char *fallback)
+{
+    return take_reasons(fallback, false);
+}
+
+static const char *lib_cause(const char *fallback)
+{
+    return take_reasons(fallback, true);
 }
 
 #if defined(__GNUC__)
@@ -57,6 +128,11 @@ static int report(int status, const char *fmt, ...)
     fprintf(stderr, "vmaf: %s\n", line);
     if (line != buf)
         free(line);
+    /* What the library said before a failure is this line's business: a
+     * reason the line did not take (it said the same in the tool's words)
+     * must not turn up under a later one. */
+    if (status)
+        (void)lib_why(NULL);
     return status;
 }
 
@@ -227,43 +303,13 @@ typedef struct LoadedModel {
     const char *label;
 } LoadedModel;
 
-/* Copies each distinct line of `f` to stderr once, in order. */
-static void show_distinct_lines(FILE *f)
-{
-    rewind(f);
-    char **seen = NULL;
-    size_t n = 0, cap = 0, len = 0;
-    char *line = NULL;
-    while (getline(&line, &len, f) > 0) {
-        bool dup = false;
-        for (size_t i = 0; i < n && !dup; i++)
-            dup = !strcmp(seen[i], line);
-        if (dup)
-            continue;
-        fputs(line, stderr);
-        if (n == cap) {
-            char **more = realloc(seen, (cap ? cap * 2 : 8) * sizeof(*seen));
-            if (!more)
-                continue;
-            seen = more;
-            cap = cap ? cap * 2 : 8;
-        }
-        if ((seen[n] = strdup(line)))
-            n++;
-    }
-    free(line);
-    for (size_t i = 0; i < n; i++)
-        free(seen[i]);
-    free(seen);
-}
-
 static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel level)
 {
     VmafModelConfig cfg = { .name = m->name, .flags = m->flags };
     lm->label = m->name && strcmp(m->name, "vmaf") ? m->name : m->version ? m->version : m->path;
     /* A -m may name a model or a model collection, as in the reference. Both
-     * loaders are tried quietly; when both refuse, both run again with
-     * warnings off: the loader of the other kind only warns that it is the
+     * loaders are tried quietly; when both refuse a file, both run again
+     * with errors on and warnings off: the loader of the other kind only warns that it is the
      * other kind, so what is shown is the reason of the loader that
      * matches (a collection's bad member key, an over-long name). */
     set_library_log_level(VMAF_LOG_LEVEL_NONE);
@@ -280,48 +326,43 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
         else
             lm->model = first;
     }
-    if (err) {
-        /* A reason both loaders share (a JSON syntax error) would be shown
-         * twice: their lines are collected and each distinct one shown. */
-        FILE *cap = tmpfile();
-        const int saved = cap ? dup(STDERR_FILENO) : -1;
-        fflush(stderr);
-        if (saved >= 0 && dup2(fileno(cap), STDERR_FILENO) < 0) {
-            close(saved);
-            fclose(cap);
-            cap = NULL;
-        }
-        set_library_log_level(level < VMAF_LOG_LEVEL_ERROR ? level : VMAF_LOG_LEVEL_ERROR);
+    if (err && !m->version && err != -ENOENT && err != -EACCES && err != -ENOMEM) {
+        /* A file's loaders run again with errors on, so that the library
+         * says why; a reason both give (a JSON syntax error) is held once. */
+        (void)lib_why(NULL);
+        set_library_log_level(VMAF_LOG_LEVEL_ERROR);
         VmafModel *again = NULL;
         VmafModelCollection *again_mc = NULL;
         if (!(m->version ? vmaf_model_load(&again, &cfg, m->version)
                          : vmaf_model_load_from_path(&again, &cfg, m->path)))
             vmaf_model_destroy(again);
         again = NULL;
-        if (err != -ENOENT && err != -EACCES &&
-            !(m->version ? vmaf_model_collection_load(&again, &again_mc, &cfg, m->version)
+        if (!(m->version ? vmaf_model_collection_load(&again, &again_mc, &cfg, m->version)
                          : vmaf_model_collection_load_from_path(&again, &again_mc, &cfg,
                                                                 m->path))) {
             vmaf_model_collection_destroy(again_mc);
             vmaf_model_destroy(again);
         }
-        if (cap && saved >= 0) {
-            fflush(stderr);
-            dup2(saved, STDERR_FILENO);
-            close(saved);
-            show_distinct_lines(cap);
-            fclose(cap);
-        }
     }
     set_library_log_level(level);
+    static const char built_ins[] = "vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, "
+                                    "vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3";
+    if (err == -ENOMEM)
+        return report(VMAF_EXIT_MODEL, "cannot load model (%s%s): out of memory",
+                      m->version ? "version=" : "path=", m->version ? m->version : m->path);
+    if (err && m->version) {
+        /* Built-ins cannot be broken: the name is unknown. */
+        return report(VMAF_EXIT_MODEL, "cannot load model (version=%s): no built-in model or "
+                      "model collection has that name; use one of %s, a model file with -m "
+                      "path=FILE, or -n for none", m->version, built_ins);
+    }
     if (err) {
-        return report(VMAF_EXIT_MODEL, "cannot load model (%s%s): %s; pass a valid model "
-                      "file with -m path=FILE, a built-in with -m version=NAME (vmaf_v0.6.1, "
-                      "vmaf_v0.6.1neg, vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3), or -n "
-                      "for none",
-                      m->version ? "version=" : "path=", m->version ? m->version : m->path,
+        return report(VMAF_EXIT_MODEL, "cannot load model (path=%s): %s; pass a valid model "
+                      "file with -m path=FILE, a built-in with -m version=NAME (%s), or -n "
+                      "for none", m->path,
                       err == -ENOENT ? "no such file" : err == -EACCES ? "permission denied"
-                      : err == -ENOMEM ? "out of memory" : "see the reason above");
+                                                      : lib_cause("not a model"),
+                      built_ins);
     }
     for (unsigned j = 0; j < m->overload_cnt; j++) {
         VmafFeatureDictionary *dict;
@@ -332,9 +373,9 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
                                                      m->overload[j].feature, dict)
             : vmaf_model_feature_overload(lm->model, m->overload[j].feature, dict);
         if (err)
-            return report(VMAF_EXIT_MODEL, "bad feature overload (model %s, feature %s): the "
-                          "model has no such feature or the option is invalid (see above)",
-                          lm->label, m->overload[j].feature);
+            return report(VMAF_EXIT_MODEL, "bad feature overload (model %s, feature %s): %s",
+                          lm->label, m->overload[j].feature,
+                          lib_why("the model has no such feature or the option is invalid"));
     }
     return 0;
 }
@@ -513,31 +554,37 @@ static int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, ch
         return 0;
     VmafCudaState *cu = NULL;
     VmafCudaConfiguration ccfg = { .cu_ctx = NULL };
-    /* With --backend auto, finding no GPU is an answer, not a problem: the
-     * library's warning is left out and one line below says it; --backend
-     * cuda shows the library's reason. */
-    /* --backend cuda shows it even with -q: the tool's error line points
-     * to it. */
-    set_library_log_level(c->backend == CLI_BACKEND_AUTO ? VMAF_LOG_LEVEL_ERROR
-                                                         : VMAF_LOG_LEVEL_WARNING);
+    /* The library's warnings of this step are its reasons for finding no
+     * GPU: held for the tool's one line. --backend auto prints that line
+     * once the run is set up (finding no GPU is an answer there, not a
+     * problem); --backend cuda makes it the error. */
+    (void)lib_why(NULL);
+    pthread_mutex_lock(&lib_log.lock);
+    lib_log.hold_warnings = true;
+    pthread_mutex_unlock(&lib_log.lock);
+    set_library_log_level(VMAF_LOG_LEVEL_WARNING);
     int err = vmaf_cuda_state_init(&cu, ccfg);
-    set_library_log_level(c->quiet ? VMAF_LOG_LEVEL_ERROR : VMAF_LOG_LEVEL_WARNING);
     if (!err)
         err = vmaf_cuda_import_state(vmaf, cu);
+    set_library_log_level(c->quiet ? VMAF_LOG_LEVEL_ERROR : VMAF_LOG_LEVEL_WARNING);
+    pthread_mutex_lock(&lib_log.lock);
+    lib_log.hold_warnings = false;
+    pthread_mutex_unlock(&lib_log.lock);
+    const char *why = lib_cause(NULL);
+    if (!VMAF_TOOL_BUILT_WITH_CUDA)
+        why = "this build has no CUDA support"; /* said in the tool's words */
+    else if (err && !why)
+        why = err == -ENODEV ? "no usable CUDA device" : strerror(-err);
     if (err) {
         if (c->backend == CLI_BACKEND_CUDA)
             return report(VMAF_EXIT_GPU, "CUDA backend unavailable (--backend cuda): %s; use "
-                          "--backend cpu or auto",
-                          !VMAF_TOOL_BUILT_WITH_CUDA ? "this build has no CUDA support"
-                          : err == -ENODEV ? "no usable CUDA device (the reason is above)"
-                                           : strerror(-err));
-        snprintf(note, note_sz, "vmaf: backend: cpu (CUDA not used: %s)",
-                 !VMAF_TOOL_BUILT_WITH_CUDA ? "this build has no CUDA support"
-                 : err == -ENODEV ? "no usable CUDA device or no NVIDIA driver; --backend cuda "
-                                    "says which"
-                                  : strerror(-err));
+                          "--backend cpu or auto", why);
+        snprintf(note, note_sz, "vmaf: backend: cpu (CUDA not used: %s)", why);
         return 0;
     }
+    /* Warnings of a state that works (none today) are not lost. */
+    if (why && !c->quiet)
+        fprintf(stderr, "libvmaf: warning: %s\n", why);
     *cuda = true;
     if (c->backend == CLI_BACKEND_AUTO)
         snprintf(note, note_sz, "vmaf: backend: cuda");
@@ -570,6 +617,7 @@ int main(int argc, char *argv[])
     char perr[512];
     int status = VMAF_EXIT_OK;
     const bool stdout_closed = reopen_std_fds();
+    vmaf_set_log_callback(on_library_log, NULL);
     int err = cli_parse(argc, argv, &c, perr, sizeof(perr));
     if (err == CLI_PARSE_HELP) {
         fputs(cli_usage(), stdout);
@@ -717,11 +765,11 @@ int main(int argc, char *argv[])
     if (err) {
         vmaf = NULL;
         status = report(VMAF_EXIT_SCORING, "cannot create the scoring context (%s): %s",
-                        "vmaf_init", strerror(-err));
+                        "vmaf_init", lib_why(strerror(-err)));
         goto end;
     }
     bool cuda;
-    char backend_note[160];
+    char backend_note[LIB_REASONS * 1024 + 64];
     if ((status = setup_backend(&c, vmaf, &cuda, backend_note, sizeof(backend_note))))
         goto end;
 
@@ -730,18 +778,18 @@ int main(int argc, char *argv[])
             ? vmaf_use_features_from_model_collection(vmaf, models[i].collection)
             : vmaf_use_features_from_model(vmaf, models[i].model);
         if (err) {
+            const char *why = lib_cause(strerror(-err));
             if (c.model[i].is_default)
                 status = report(VMAF_EXIT_MODEL, "cannot use the default model (vmaf_v0.6.1): "
-                                "its features have no extractor here (see above); pass -n "
-                                "with --feature NAME, or another model with -m");
+                                "%s; pass -n with --feature NAME, or another model with -m",
+                                why);
             else if (c.no_prediction)
-                status = report(VMAF_EXIT_MODEL, "cannot use model (%s): its features cannot "
-                                "be extracted (see above); with -n a model's features are "
-                                "still extracted, so drop this -m", models[i].label);
+                status = report(VMAF_EXIT_MODEL, "cannot use model (%s): %s; with -n a model's "
+                                "features are still extracted, so drop this -m",
+                                models[i].label, why);
             else
-                status = report(VMAF_EXIT_MODEL, "cannot use model (%s): its features cannot "
-                                "be extracted (see above); pass -n or another model",
-                                models[i].label);
+                status = report(VMAF_EXIT_MODEL, "cannot use model (%s): %s; pass -n or "
+                                "another model", models[i].label, why);
             goto end;
         }
     }
@@ -763,8 +811,8 @@ int main(int argc, char *argv[])
         if (err) {
             status = err == -ENOMEM
                 ? report(VMAF_EXIT_SCORING, "out of memory (--feature %s)", c.feature[i].name)
-                : report(VMAF_EXIT_USAGE, "cannot use feature (--feature %s): see the library's "
-                         "reason above", c.feature[i].name);
+                : report(VMAF_EXIT_USAGE, "cannot use feature (--feature %s): %s",
+                         c.feature[i].name, lib_why("the library refused it"));
             goto end;
         }
     }
@@ -880,16 +928,17 @@ int main(int argc, char *argv[])
         if (err == -ENODEV) {
             /* A GPU extractor asked for by name (float_ssim_cuda) with no
              * usable GPU: a GPU problem, not a scoring one. */
+            /* The library's words are for programs (import CUDA state):
+             * the backend line above has said why there is no GPU. */
             status = report(VMAF_EXIT_GPU, "scoring failed (frame %u): a GPU feature has no "
-                            "usable CUDA device (see above); ask for the CPU feature "
-                            "(float_ssim: --backend picks its GPU twin when one is usable)",
-                            idx);
+                            "usable CUDA device; ask for the CPU feature (float_ssim: "
+                            "--backend picks its GPU twin when one is usable)", idx);
             goto end;
         }
         if (err) {
-            status = report(VMAF_EXIT_SCORING, "scoring failed (frame %u): %s (see the "
-                            "library's reason above)", idx,
-                            err == -EINVAL ? "a feature refused the pictures" : strerror(-err));
+            status = report(VMAF_EXIT_SCORING, "scoring failed (frame %u): %s", idx,
+                            lib_why(err == -EINVAL ? "a feature refused the pictures"
+                                                   : strerror(-err)));
             goto end;
         }
         progress_update(&prog, idx + 1, false);
@@ -907,8 +956,8 @@ int main(int argc, char *argv[])
     }
     err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
     if (err) {
-        status = report(VMAF_EXIT_SCORING, "scoring failed (flush after frame %u): %s (see "
-                        "above)", idx - 1, strerror(-err));
+        status = report(VMAF_EXIT_SCORING, "scoring failed (flush after frame %u): %s",
+                        idx - 1, lib_why(strerror(-err)));
         goto end;
     }
 
@@ -926,7 +975,7 @@ int main(int argc, char *argv[])
                                 0, idx - 1);
         if (err) {
             status = report(VMAF_EXIT_SCORING, "cannot pool model scores (%s): %s",
-                            models[i].label, strerror(-err));
+                            models[i].label, lib_why(strerror(-err)));
             goto end;
         }
     }
@@ -944,7 +993,7 @@ int main(int argc, char *argv[])
              * no reader, say) fails it with EINTR: an interruption. */
             status = interrupted ? VMAF_EXIT_INTERRUPTED
                                  : report(VMAF_EXIT_OUTPUT, "cannot write report (%s): %s",
-                                          c.output_path, strerror(-err));
+                                          c.output_path, lib_why(strerror(-err)));
             goto end;
         }
         report_written = true;
@@ -1013,7 +1062,8 @@ end:
     if (vmaf) {
         err = vmaf_close(vmaf);
         if (err && !status)
-            status = report(VMAF_EXIT_SCORING, "scoring failed (closing): %s", strerror(-err));
+            status = report(VMAF_EXIT_SCORING, "scoring failed (closing): %s",
+                            lib_why(strerror(-err)));
     }
     /* A collection and its model "0" are released separately, as with libvmaf. */
     for (unsigned i = 0; i < c.model_cnt; i++) {
@@ -1025,6 +1075,11 @@ end:
     input_close(&dist);
     vmaf_team_destroy(readers);
     cli_settings_free(&c);
+    /* An error the library logged in a run that went on (none is known)
+     * is still shown; after SIGINT, the line below says it all. */
+    const char *unsaid = lib_why(NULL);
+    if (unsaid && !status)
+        fprintf(stderr, "libvmaf: error: %s\n", unsaid);
     if (status == VMAF_EXIT_INTERRUPTED)
         fprintf(stderr, "vmaf: interrupted (SIGINT, after %u frames): %s\n", idx,
                 report_written ? "the report was written, the summary was not"

@@ -27,6 +27,8 @@ import xml.etree.ElementTree as ET
 EXIT = {"ok": 0, "scoring": 1, "usage": 2, "input": 3, "model": 4, "output": 5, "gpu": 6,
         "interrupted": 130}
 ERROR_LINE = re.compile(r"^vmaf: [^\n]+ \([^\n]*\): [^\n]+$")
+# Lines that may come before a failure's one line.
+WARNING_LINE = re.compile(r"^(lib)?vmaf: (warning|backend): ")
 SANITIZER = re.compile(r"Sanitizer|runtime error:|LeakSanitizer|Segmentation|Aborted")
 
 failures = []
@@ -67,6 +69,10 @@ def expect_error(args, status, needle, what):
         check(lines and ERROR_LINE.match(lines[-1]) is not None,
               f"{what}: last stderr line not 'vmaf: what (where): fix': {err!r}")
         check(needle in err, f"{what}: {needle!r} not in stderr {err!r}")
+        # One line says the failure: the library's reason is inside it, not
+        # on a line of its own; only warnings may come before it.
+        said = [l for l in err.splitlines() if l.strip() and not WARNING_LINE.match(l)]
+        check(len(said) == 1, f"{what}: the failure takes {len(said)} lines, not one: {err!r}")
     check(not SANITIZER.search(err), f"{what}: sanitizer report: {err!r}")
     return rc, out, err
 
@@ -288,9 +294,10 @@ def test_reports(tmp):
     if rc != 0:
         check(rc == EXIT["gpu"] and "--backend cuda" in se and ERROR_LINE.match(se.strip().splitlines()[-1]),
               f"--backend cuda without GPU: {rc} {se!r}")
-        # The tool's line says "the reason is above": it is, with -q too.
-        check(len(se.strip().splitlines()) >= 2 and "libvmaf: " in se,
-              f"--backend cuda -q without GPU shows the library's reason: {se!r}")
+        # The one line gives the reason, with -q too.
+        check(len(se.strip().splitlines()) == 1 and
+              re.search(r"\(--backend cuda\): [^;]+; use --backend cpu or auto$", se.strip()),
+              f"--backend cuda -q without GPU says why in one line: {se!r}")
     # -q leaves the summary out only when there is a report.
     rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "-q"])
     check(rc == 0 and so.startswith("float_ssim: "), f"-q without -o keeps the summary: {so!r}")
@@ -1048,9 +1055,9 @@ def test_models(tmp, models):
     open(bad, "w").write(open(lin).read()[:200])
     _, _, se = expect_error(["-r", ref, "-d", dis, "-m", "path=" + bad], "model", "trunc.json",
                             "truncated model")
-    # Both loaders fail on it for the same reason: said once.
-    reasons = [l for l in se.splitlines() if l.startswith("libvmaf: error")]
-    check(len(reasons) == 1, f"truncated model: one reason line, got {reasons!r}")
+    # Both loaders fail on it for the same reason: said once, in the line.
+    check(se.count("not a valid JSON model") == 1,
+          f"truncated model: the parser's reason once: {se!r}")
     expect_error(["-r", ref, "-d", dis, "-m", "version=vmaf_v0.6.1:name=a", "-m", "path=%s:name=a" % lin],
                  "usage", "unique", "duplicate model names")
 
