@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "log.h"
 
@@ -38,16 +39,31 @@ void vmaf_log(enum VmafLogLevel level, const char *fmt, ...)
         (int)level > atomic_load(&log_level))
         return;
     /* Formatted once, written with one call: lines from worker threads
-     * never interleave. */
-    char msg[1024];
+     * never interleave. A long message (a long path) is formatted again
+     * into a buffer that fits it rather than cut. */
+    char buf[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
+    const int n = vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
+    char *msg = buf;
+    if (n >= (int)sizeof(buf) && (msg = malloc((size_t)n + 1))) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    } else if (!msg) {
+        msg = buf;
+    }
+    /* Names and paths from callers are echoed: a message stays one line. */
+    for (char *c = msg; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
     pthread_mutex_lock(&sink_lock);
     if (sink)
         sink(sink_opaque, level, msg);
     else
         fprintf(stderr, "libvmaf: %s: %s\n", names[level], msg);
     pthread_mutex_unlock(&sink_lock);
+    if (msg != buf)
+        free(msg);
 }

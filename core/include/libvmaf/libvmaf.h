@@ -228,7 +228,8 @@ VMAF_EXPORT int vmaf_write_output_with_format(VmafContext *vmaf, const char *out
  * @param opaque  The pointer given to vmaf_set_log_callback().
  * @param level   VMAF_LOG_LEVEL_ERROR to VMAF_LOG_LEVEL_DEBUG.
  * @param message One line, without the "libvmaf: <level>: " prefix and
- *                without a newline.
+ *                without a newline (control characters in names the caller
+ *                passed are replaced by '?').
  */
 typedef void (*VmafLogCallback)(void *opaque, enum VmafLogLevel level, const char *message);
 
@@ -236,7 +237,7 @@ typedef void (*VmafLogCallback)(void *opaque, enum VmafLogLevel level, const cha
  * Send the library's messages to `callback` instead of stderr (an extension
  * of this library). The log level still filters them first. Like the level,
  * the callback is process-wide. It may be called from the library's worker
- * threads, one call at a time, and must not call vmaf_set_log_callback().
+ * threads, one call at a time, and must not call into the library.
  * Once this returns, the previous callback is not called again.
  *
  * @param callback The receiver, or NULL to write to stderr again.
