@@ -34,13 +34,14 @@ static void on_sigint(int sig)
 
 /* A failure is one line, "vmaf: what (where): why; fix". The library's
  * error messages are its detail: they are held here, from whichever thread
- * logs them, until the tool's line takes them as its "why" (lib_why(),
- * lib_cause()). Warnings and lower go straight to stderr, as the library
- * would write them, unless a step asks for them as reasons too. */
+ * logs them, until the tool's line takes them as its "why" (lib_why()).
+ * Warnings and lower go straight to stderr, as the library would write
+ * them, unless a step asks for them as reasons too. (The library replaces
+ * control characters, so each message is one line.) */
 #define LIB_REASONS 4
 static struct {
     pthread_mutex_t lock;
-    char reason[LIB_REASONS][1024];
+    char *reason[LIB_REASONS];
     unsigned n;
     bool hold_warnings;
 } lib_log = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -53,12 +54,12 @@ static void on_library_log(void *opaque, enum VmafLogLevel level, const char *ms
         (level == VMAF_LOG_LEVEL_WARNING && lib_log.hold_warnings)) {
         /* The same reason from two calls (both model loaders, several
          * worker threads) is said once; the first few distinct ones are
-         * enough to act on. */
+         * enough to act on. Out of memory, one is lost. */
         bool seen = false;
         for (unsigned i = 0; i < lib_log.n && !seen; i++)
             seen = !strcmp(lib_log.reason[i], msg);
-        if (!seen && lib_log.n < LIB_REASONS)
-            snprintf(lib_log.reason[lib_log.n++], sizeof(lib_log.reason[0]), "%s", msg);
+        if (!seen && lib_log.n < LIB_REASONS && (lib_log.reason[lib_log.n] = strdup(msg)))
+            lib_log.n++;
     } else {
         fprintf(stderr, "libvmaf: %s: %s\n",
                 level == VMAF_LOG_LEVEL_WARNING ? "warning"
@@ -69,36 +70,43 @@ static void on_library_log(void *opaque, enum VmafLogLevel level, const char *ms
     pthread_mutex_unlock(&lib_log.lock);
 }
 
-/* Takes the reasons the library gave since they were last taken, joined by
- * "; ", or `fallback` when it gave none (its level was NONE, or it had no
- * words for the failure). With `cause_only`, each loses its last "; "
- * part, the library's advice, where the tool's line gives its own. The
- * result lasts until the next call: for the arguments of one report(). */
-static const char *take_reasons(const char *fallback, bool cause_only)
+/* Whether every reason held starts with `prefix` (false when none is). */
+static bool lib_held_all(const char *prefix)
 {
-    static char why[LIB_REASONS * (sizeof(lib_log.reason[0]) + 2)];
-    size_t len = 0;
-    why[0] = '\0';
     pthread_mutex_lock(&lib_log.lock);
-    for (unsigned i = 0; i < lib_log.n; i++) {
-        const char *r = lib_log.reason[i];
-        const char *advice = cause_only ? strrchr(r, ';') : NULL;
-        const int n = advice && advice[1] == ' ' ? (int)(advice - r) : (int)strlen(r);
-        len += (size_t)snprintf(why + len, sizeof(why) - len, "%s%.*s", len ? "; " : "", n, r);
-    }
-    lib_log.n = 0;
+    bool all = lib_log.n > 0;
+    for (unsigned i = 0; i < lib_log.n; i++)
+        all = all && !strncmp(lib_log.reason[i], prefix, strlen(prefix));
     pthread_mutex_unlock(&lib_log.lock);
-    return why[0] ? why : fallback;
+    return all;
 }
 
+/* Takes the reasons the library gave since they were last taken, joined
+ * by " / " (each may have a "; " of its own), or `fallback` when it gave
+ * none (its level was NONE, or it had no words for the failure). The
+ * result lasts until the next call: for the arguments of one report(). */
 static const char *lib_why(const char *fallback)
 {
-    return take_reasons(fallback, false);
-}
-
-static const char *lib_cause(const char *fallback)
-{
-    return take_reasons(fallback, true);
+    static char *why;
+    free(why);
+    why = NULL;
+    pthread_mutex_lock(&lib_log.lock);
+    size_t len = 0;
+    for (unsigned i = 0; i < lib_log.n; i++)
+        len += strlen(lib_log.reason[i]) + 3;
+    if (len && (why = malloc(len + 1))) {
+        why[0] = '\0';
+        for (unsigned i = 0; i < lib_log.n; i++) {
+            if (i)
+                strcat(why, " / ");
+            strcat(why, lib_log.reason[i]);
+        }
+    }
+    for (unsigned i = 0; i < lib_log.n; i++)
+        free(lib_log.reason[i]);
+    lib_log.n = 0;
+    pthread_mutex_unlock(&lib_log.lock);
+    return why ? why : fallback;
 }
 
 #if defined(__GNUC__)
@@ -326,9 +334,9 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
         else
             lm->model = first;
     }
-    if (err && !m->version && err != -ENOENT && err != -EACCES && err != -ENOMEM) {
-        /* A file's loaders run again with errors on, so that the library
-         * says why; a reason both give (a JSON syntax error) is held once. */
+    if (err && err != -ENOENT && err != -EACCES && err != -ENOMEM) {
+        /* The loaders run again with errors on, so that the library says
+         * why; a reason both give (a JSON syntax error) is held once. */
         (void)lib_why(NULL);
         set_library_log_level(VMAF_LOG_LEVEL_ERROR);
         VmafModel *again = NULL;
@@ -345,25 +353,25 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
         }
     }
     set_library_log_level(level);
-    static const char built_ins[] = "vmaf_v0.6.1, vmaf_v0.6.1neg, vmaf_4k_v0.6.1, "
-                                    "vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3";
-    if (err == -ENOMEM)
-        return report(VMAF_EXIT_MODEL, "cannot load model (%s%s): out of memory",
-                      m->version ? "version=" : "path=", m->version ? m->version : m->path);
-    if (err && m->version) {
-        /* Built-ins cannot be broken: the name is unknown. */
+    const char *kind = m->version ? "version=" : "path=";
+    const char *what = m->version ? m->version : m->path;
+    if (err && m->version && lib_held_all("no built-in ")) {
+        /* Each loader names the built-ins of its kind: said once here. */
         return report(VMAF_EXIT_MODEL, "cannot load model (version=%s): no built-in model or "
-                      "model collection has that name; use one of %s, a model file with -m "
-                      "path=FILE, or -n for none", m->version, built_ins);
+                      "model collection has that name; use one of vmaf_v0.6.1, vmaf_v0.6.1neg, "
+                      "vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3, a model file with -m "
+                      "path=FILE, or -n for none", m->version);
     }
-    if (err) {
-        return report(VMAF_EXIT_MODEL, "cannot load model (path=%s): %s; pass a valid model "
-                      "file with -m path=FILE, a built-in with -m version=NAME (%s), or -n "
-                      "for none", m->path,
-                      err == -ENOENT ? "no such file" : err == -EACCES ? "permission denied"
-                                                      : lib_cause("not a model"),
-                      built_ins);
+    if (err == -ENOENT || err == -EACCES) {
+        return report(VMAF_EXIT_MODEL, "cannot load model (path=%s): %s; pass an existing "
+                      "model file with -m path=FILE, a built-in with -m version=NAME, or -n "
+                      "for none", m->path, err == -ENOENT ? "no such file" : "permission denied");
     }
+    /* Otherwise the library's reason says what to fix (the file, a name
+     * too long, a file too large). */
+    if (err)
+        return report(VMAF_EXIT_MODEL, "cannot load model (%s%s): %s", kind, what,
+                      lib_why(err == -ENOMEM ? "out of memory" : "not a model"));
     for (unsigned j = 0; j < m->overload_cnt; j++) {
         VmafFeatureDictionary *dict;
         if (make_dict(m->overload[j].opt, m->overload[j].opt_cnt, &dict))
@@ -570,7 +578,7 @@ static int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, ch
     pthread_mutex_lock(&lib_log.lock);
     lib_log.hold_warnings = false;
     pthread_mutex_unlock(&lib_log.lock);
-    const char *why = lib_cause(NULL);
+    const char *why = lib_why(NULL);
     if (!VMAF_TOOL_BUILT_WITH_CUDA)
         why = "this build has no CUDA support"; /* said in the tool's words */
     else if (err && !why)
@@ -769,7 +777,7 @@ int main(int argc, char *argv[])
         goto end;
     }
     bool cuda;
-    char backend_note[LIB_REASONS * 1024 + 64];
+    char backend_note[4096];
     if ((status = setup_backend(&c, vmaf, &cuda, backend_note, sizeof(backend_note))))
         goto end;
 
@@ -778,18 +786,18 @@ int main(int argc, char *argv[])
             ? vmaf_use_features_from_model_collection(vmaf, models[i].collection)
             : vmaf_use_features_from_model(vmaf, models[i].model);
         if (err) {
-            const char *why = lib_cause(strerror(-err));
+            const char *why = lib_why(strerror(-err));
             if (c.model[i].is_default)
                 status = report(VMAF_EXIT_MODEL, "cannot use the default model (vmaf_v0.6.1): "
-                                "%s; pass -n with --feature NAME, or another model with -m",
-                                why);
+                                "%s (with this tool: -n and --feature NAME, or another model "
+                                "with -m)", why);
             else if (c.no_prediction)
-                status = report(VMAF_EXIT_MODEL, "cannot use model (%s): %s; with -n a model's "
-                                "features are still extracted, so drop this -m",
-                                models[i].label, why);
+                status = report(VMAF_EXIT_MODEL, "cannot use model (%s): %s (with -n a model's "
+                                "features are still extracted: drop this -m)", models[i].label,
+                                why);
             else
-                status = report(VMAF_EXIT_MODEL, "cannot use model (%s): %s; pass -n or "
-                                "another model", models[i].label, why);
+                status = report(VMAF_EXIT_MODEL, "cannot use model (%s): %s", models[i].label,
+                                why);
             goto end;
         }
     }
@@ -825,9 +833,10 @@ int main(int argc, char *argv[])
             .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
         };
         err = vmaf_cuda_preallocate_pictures(vmaf, pcfg);
+        const char *why = lib_why(strerror(-err)); /* a reason taken here, shown or not */
         if (err && !c.quiet)
             fprintf(stderr, "vmaf: warning: no pinned picture pool (%s): reading into ordinary "
-                    "memory, uploads are slower\n", strerror(-err));
+                    "memory, uploads are slower\n", why);
         src.pool = !err;
     }
 
@@ -884,7 +893,7 @@ int main(int argc, char *argv[])
             if (pr.ref)
                 vmaf_picture_unref(&pr);
             status = report(VMAF_EXIT_SCORING, "cannot allocate a picture (frame %u, %ux%u "
-                            "%u-bit): %s", idx, src.w, src.h, src.bpc, strerror(-err));
+                            "%u-bit): %s", idx, src.w, src.h, src.bpc, lib_why(strerror(-err)));
             goto end;
         }
         int rr[2];
@@ -928,11 +937,9 @@ int main(int argc, char *argv[])
         if (err == -ENODEV) {
             /* A GPU extractor asked for by name (float_ssim_cuda) with no
              * usable GPU: a GPU problem, not a scoring one. */
-            /* The library's words are for programs (import CUDA state):
-             * the backend line above has said why there is no GPU. */
-            status = report(VMAF_EXIT_GPU, "scoring failed (frame %u): a GPU feature has no "
-                            "usable CUDA device; ask for the CPU feature (float_ssim: "
-                            "--backend picks its GPU twin when one is usable)", idx);
+            status = report(VMAF_EXIT_GPU, "scoring failed (frame %u): %s; ask for the CPU "
+                            "feature (float_ssim: --backend picks its GPU twin when one is "
+                            "usable)", idx, lib_why("a GPU feature has no usable CUDA device"));
             goto end;
         }
         if (err) {

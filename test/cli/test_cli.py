@@ -279,7 +279,8 @@ def test_reports(tmp):
     # without CUDA, a GPU error (exit 6) at once.
     # Its summary line carries the name its scores are stored under.
     rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim_cuda"])
-    check(rc == 0 or (rc == EXIT["gpu"] and ("GPU feature" in se or "no CUDA support" in se)),
+    check(rc == 0 or (rc == EXIT["gpu"] and ("needs a GPU" in se or "no CUDA support" in se)
+                      and "ask for the CPU feature" in se),
           f"--feature float_ssim_cuda: {rc} {se!r}")
     # A name ending in _cuda that is no twin is an unknown feature, in any build.
     rc, _, se = run(["-r", ref, "-d", dis, "-n", "--feature", "no_such_cuda"])
@@ -1050,7 +1051,7 @@ def test_models(tmp, models):
     expect_error(["-r", ref, "-d", dis, "-m", "path=%s" % os.path.join(models, "ssim_bad_option.json")],
                  "model", "ssim_bad_option.json", "model with a bad feature option")
     expect_error(["-r", ref, "-d", dis, "-m", "path=%s" % os.path.join(models, "ssim_plus_missing.json")],
-                 "model", "pass -n", "model with missing features")
+                 "model", "use a model whose features exist", "model with missing features")
     bad = os.path.join(tmp, "trunc.json")
     open(bad, "w").write(open(lin).read()[:200])
     _, _, se = expect_error(["-r", ref, "-d", dis, "-m", "path=" + bad], "model", "trunc.json",
@@ -1058,6 +1059,15 @@ def test_models(tmp, models):
     # Both loaders fail on it for the same reason: said once, in the line.
     check(se.count("not a valid JSON model") == 1,
           f"truncated model: the parser's reason once: {se!r}")
+    # A long path does not cut the library's reason off the line.
+    deep = os.path.join(tmp, *(["d" * 200] * 6))
+    os.makedirs(deep, exist_ok=True)
+    long_bad = os.path.join(deep, "trunc.json")
+    open(long_bad, "w").write(open(lin).read()[:200])
+    _, _, se = expect_error(["-r", ref, "-d", dis, "-m", "path=" + long_bad], "model", "trunc.json",
+                            "truncated model, long path")
+    check(se.count("not a valid JSON model") == 1 and se.rstrip().endswith("another model"),
+          f"truncated model, long path: the whole reason: {se[-300:]!r}")
     expect_error(["-r", ref, "-d", dis, "-m", "version=vmaf_v0.6.1:name=a", "-m", "path=%s:name=a" % lin],
                  "usage", "unique", "duplicate model names")
 
