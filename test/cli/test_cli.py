@@ -1022,6 +1022,8 @@ def test_badinputs_dir(tmp, bad):
             if rc:
                 last = err.strip().splitlines()[-1] if err.strip() else ""
                 check(ERROR_LINE.match(last), f"{name}: unclear error {err!r}")
+                said = [l for l in err.splitlines() if l.strip() and not WARNING_LINE.match(l)]
+                check(len(said) == 1, f"{name}: the failure takes {len(said)} lines: {err!r}")
 
 
 def test_models(tmp, models):
