@@ -70,6 +70,14 @@ static void on_library_log(void *opaque, enum VmafLogLevel level, const char *ms
     pthread_mutex_unlock(&lib_log.lock);
 }
 
+/* While set, the library's warnings are held as reasons too. */
+static void lib_hold_warnings(bool on)
+{
+    pthread_mutex_lock(&lib_log.lock);
+    lib_log.hold_warnings = on;
+    pthread_mutex_unlock(&lib_log.lock);
+}
+
 /* Whether every reason held starts with `prefix` (false when none is). */
 static bool lib_held_all(const char *prefix)
 {
@@ -316,10 +324,10 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
     VmafModelConfig cfg = { .name = m->name, .flags = m->flags };
     lm->label = m->name && strcmp(m->name, "vmaf") ? m->name : m->version ? m->version : m->path;
     /* A -m may name a model or a model collection, as in the reference. Both
-     * loaders are tried quietly; when both refuse a file, both run again
-     * with errors on and warnings off: the loader of the other kind only warns that it is the
-     * other kind, so what is shown is the reason of the loader that
-     * matches (a collection's bad member key, an over-long name). */
+     * loaders are tried quietly; when both refuse, both run again with
+     * errors on and warnings off: the loader of the other kind only warns
+     * that it is the other kind, so the reason held is that of the loader
+     * that matches (a collection's bad member key, an over-long name). */
     set_library_log_level(VMAF_LOG_LEVEL_NONE);
     int err = m->version ? vmaf_model_load(&lm->model, &cfg, m->version)
                          : vmaf_model_load_from_path(&lm->model, &cfg, m->path);
@@ -567,17 +575,13 @@ static int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, ch
      * once the run is set up (finding no GPU is an answer there, not a
      * problem); --backend cuda makes it the error. */
     (void)lib_why(NULL);
-    pthread_mutex_lock(&lib_log.lock);
-    lib_log.hold_warnings = true;
-    pthread_mutex_unlock(&lib_log.lock);
+    lib_hold_warnings(true);
     set_library_log_level(VMAF_LOG_LEVEL_WARNING);
     int err = vmaf_cuda_state_init(&cu, ccfg);
     if (!err)
         err = vmaf_cuda_import_state(vmaf, cu);
     set_library_log_level(c->quiet ? VMAF_LOG_LEVEL_ERROR : VMAF_LOG_LEVEL_WARNING);
-    pthread_mutex_lock(&lib_log.lock);
-    lib_log.hold_warnings = false;
-    pthread_mutex_unlock(&lib_log.lock);
+    lib_hold_warnings(false);
     const char *why = lib_why(NULL);
     if (!VMAF_TOOL_BUILT_WITH_CUDA)
         why = "this build has no CUDA support"; /* said in the tool's words */
@@ -590,7 +594,8 @@ static int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, ch
         snprintf(note, note_sz, "vmaf: backend: cpu (CUDA not used: %s)", why);
         return 0;
     }
-    /* Warnings of a state that works (none today) are not lost. */
+    /* Warnings of a state that works (pinned staging that could not get
+     * its copy threads, say) are still shown, after the step. */
     if (why && !c->quiet)
         fprintf(stderr, "libvmaf: warning: %s\n", why);
     *cuda = true;
