@@ -103,6 +103,10 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
         memset(pic, 0, sizeof(*pic));
         return -ENOMEM;
     }
+    /* Zeroed as libvmaf's are: a caller that leaves samples unwritten (say,
+     * copies w bytes of a 16-bit row instead of 2w) then gets the same
+     * scores on every run, not scores of whatever the heap held before. */
+    memset(mem, 0, total);
     for (unsigned i = 0; i < planes; i++)
         pic->data[i] = mem + offset[i];
     ((VmafPicturePriv *)pic->priv)->alloc = mem;

@@ -46,7 +46,8 @@ typedef struct VmafPicture {
 /**
  * Allocate the planes of a picture in host memory.
  *
- * Rows are padded to a multiple of 64 bytes. The picture holds one reference;
+ * Rows are padded to a multiple of 64 bytes, and every byte starts at zero,
+ * padding included, as in libvmaf. The picture holds one reference;
  * vmaf_read_pictures() takes it over, otherwise release it with
  * vmaf_picture_unref().
  *
