@@ -131,6 +131,28 @@ def main():
             print(out + err, file=sys.stderr)
             fail("`%s` failed" % cmd2)
 
+        # The build tree's uninstalled libvmaf.pc serves both forms too.
+        uenv = dict(env)
+        uenv["PKG_CONFIG_PATH"] = os.path.join(args.build_root, "meson-uninstalled")
+        uenv.pop("PKG_CONFIG_SYSROOT_DIR", None)
+        cmd3 = '%s both.c $(pkg-config --cflags --libs libvmaf) -o both_uninstalled' % cc
+        rc, out, err = run(cmd3, env=uenv, cwd=tmp, shell=True)
+        if rc:
+            print(out + err, file=sys.stderr)
+            fail("`%s` failed with the build tree's uninstalled libvmaf.pc" % cmd3)
+
+        # The static archive, linked as docs/api.md says: no libvmaf.so needed.
+        cmd4 = ("%s consumer.c $(pkg-config --cflags libvmaf) $(pkg-config --static --libs "
+                "libvmaf | sed 's/-lvmaf /-l:libvmaf.a /') -o consumer_static" % cc)
+        rc, out, err = run(cmd4, env=env, cwd=tmp, shell=True)
+        if rc:
+            print(out + err, file=sys.stderr)
+            fail("`%s` failed" % cmd4)
+        else:
+            rc, out, err = run(["ldd", os.path.join(tmp, "consumer_static")], env=env)
+            if rc == 0 and "libvmaf.so" in out:
+                fail("consumer_static loads libvmaf.so: %s" % out)
+
         renv = dict(env)
         renv["LD_LIBRARY_PATH"] = ":".join(libdirs)
         # The binary must pick the installed copy, not one from the build tree.
