@@ -663,6 +663,10 @@ int main(int argc, char *argv[])
      * line and status 5, not in a silent death by SIGPIPE: writes fail
      * with EPIPE instead, and every write to stdout is checked. */
     signal(SIGPIPE, SIG_IGN);
+    /* Likewise a file size limit (ulimit -f): the write fails with EFBIG,
+     * the report's temporary file is removed and the line says why,
+     * instead of death by SIGXFSZ with the temporary file left behind. */
+    signal(SIGXFSZ, SIG_IGN);
 
     const enum VmafLogLevel log_level = c.quiet ? VMAF_LOG_LEVEL_ERROR : VMAF_LOG_LEVEL_WARNING;
     InputContext ref, dist;

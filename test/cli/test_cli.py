@@ -13,6 +13,7 @@ import json
 import os
 import pty
 import re
+import resource
 import select
 import shutil
 import signal
@@ -61,8 +62,8 @@ def finish_or_hang(p, what):
         return out
 
 
-def expect_error(args, status, needle, what):
-    rc, out, err = run(args)
+def expect_error(args, status, needle, what, **kw):
+    rc, out, err = run(args, **kw)
     lines = [l for l in err.splitlines() if l.startswith("vmaf: ")]
     ok = check(rc == EXIT[status], f"{what}: exit {rc}, want {EXIT[status]} ({status}); stderr: {err!r}")
     if ok:
@@ -416,6 +417,18 @@ def test_bad_inputs(tmp):
     check(hashlib.sha256(open(good_d, "rb").read()).hexdigest() == digest, "input unchanged")
     if os.path.exists("/dev/full"):
         expect_error(base + ["-o", "/dev/full"], "output", "/dev/full", "/dev/full")
+    # A file size limit (ulimit -f) below the report's size: one line that
+    # names the limit, status 5, the old file kept, no temporary file left
+    # (not death by SIGXFSZ).
+    fsz = os.path.join(tmp, "fsz")
+    os.mkdir(fsz)
+    kept = os.path.join(fsz, "r.json")
+    with open(kept, "w") as f:
+        f.write("old\n")
+    expect_error(base + ["-o", kept, "--json"], "output", "ulimit -f", "file size limit",
+                 preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64)))
+    check(os.listdir(fsz) == ["r.json"] and open(kept).read() == "old\n",
+          f"file size limit: {os.listdir(fsz)} left, want the old r.json alone")
     if os.geteuid() != 0:
         ro = os.path.join(tmp, "ro")
         os.mkdir(ro)

@@ -144,6 +144,25 @@ static const char *errstr(int err, char *buf, size_t size)
     return strerror_r(-err, buf, size);
 }
 
+/* What to do about a failed write, by its cause. */
+static const char *write_advice(int err)
+{
+    switch (-err) {
+    case EPIPE:
+        return "the reader closed the pipe early; let it read to the end";
+    case EFBIG:
+        return "the file size limit (ulimit -f) was reached; raise it or choose another "
+               "output path";
+    case ENOSPC:
+#ifdef EDQUOT
+    case EDQUOT:
+#endif
+        return "free space or choose another output path";
+    default:
+        return "choose another output path";
+    }
+}
+
 /* The permissions a new file gets from open(..., 0666): 0666 & ~umask. The
  * umask is read from /proc because umask() can only be read by setting it,
  * which would race with other threads creating files. */
@@ -426,10 +445,11 @@ static int copy_in_place(const Target *t)
         what = "close";
     }
     if (err)
-        vmaf_error("report: cannot %s \"%s\" in place: %s; %s, free space or choose another "
-                   "output path", what, t->path, errstr(err, eb, sizeof(eb)),
+        vmaf_error("report: cannot %s \"%s\" in place: %s; %s; %s", what, t->path,
+                   errstr(err, eb, sizeof(eb)),
                    truncated ? "the file may hold an incomplete report"
-                             : "no report was written");
+                             : "no report was written",
+                   write_advice(err));
     return err;
 }
 
@@ -476,9 +496,9 @@ static int target_close(Target *t, int err)
         }
     }
     if (err && what)
-        vmaf_error("report: cannot %s \"%s\": %s; %s, free space or choose another "
-                   "output path", what, t->kind == TARGET_STDOUT ? "stdout" : t->path,
-                   errstr(err, eb, sizeof(eb)), outcome(t));
+        vmaf_error("report: cannot %s \"%s\": %s; %s; %s", what,
+                   t->kind == TARGET_STDOUT ? "stdout" : t->path, errstr(err, eb, sizeof(eb)),
+                   outcome(t), write_advice(err));
     if (t->kind == TARGET_ATOMIC) {
         if (err || t->in_place) {
             unlink(t->tmp);
@@ -558,10 +578,9 @@ int vmaf_write_output_with_format(VmafContext *vmaf, const char *output_path,
         err = s.err;
         if (err) {
             char eb[128];
-            vmaf_error("report: cannot write %s to \"%s\": %s; %s, free space or choose "
-                       "another output path", w->name,
+            vmaf_error("report: cannot write %s to \"%s\": %s; %s; %s", w->name,
                        t.kind == TARGET_STDOUT ? "stdout" : output_path,
-                       errstr(err, eb, sizeof(eb)), outcome(&t));
+                       errstr(err, eb, sizeof(eb)), outcome(&t), write_advice(err));
         }
         err = target_close(&t, err);
     }
