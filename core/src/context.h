@@ -50,6 +50,17 @@ struct VmafContext {
     pthread_cond_t inst_free;
     int err;                      /* first asynchronous error (sticky) */
 
+    /* Score names of the models in use (each model's name, a collection's
+     * derived names), so that a model added later cannot take one: two
+     * scores under one name would only be refused at pooling, after every
+     * frame. `model` identifies who asked, never dereferenced (the caller
+     * may destroy it). */
+    struct VmafScoreName {
+        char *name, *model_name; /* one allocation, at name */
+        const void *model;
+    } *score_name;
+    unsigned score_name_cnt;
+
     struct VmafCudaState *cuda;   /* imported CUDA state (owned) */
     struct VmafCudaPicturePool *cuda_pool;
     struct VmafCudaFrames *cuda_frames; /* device planes of the device extractors */

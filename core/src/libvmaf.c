@@ -825,6 +825,9 @@ int vmaf_close(VmafContext *vmaf)
         vmaf_feature_dictionary_free(&vmaf->req[i].opts);
     }
     free(vmaf->req);
+    for (unsigned i = 0; i < vmaf->score_name_cnt; i++)
+        free(vmaf->score_name[i].name);
+    free(vmaf->score_name);
     /* After the extractors that read them: their kernels have ended. */
     vmaf_cuda_frames_free(vmaf->cuda_frames);
     vmaf_feature_collector_destroy(vmaf->fc);

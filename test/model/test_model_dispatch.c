@@ -412,6 +412,41 @@ static void test_score_name_collision(void)
           "model named like its own feature: %d, log: %s", err, c.text);
     vmaf_model_destroy(m);
     vmaf_close(v);
+
+    /* Two models put into use by separate calls under one name: the second
+     * is refused at once (its scores would only clash at pooling, after
+     * every frame), and the context is left as it was. The same model
+     * twice is no clash. */
+    v = context();
+    VmafModel *a = load("ssim_svr_rbf.json", "a"), *a2 = load("ssim_svr_linear.json", "a");
+    CHECK(a && !vmaf_use_features_from_model(v, a), "first model a");
+    CHECK(a && !vmaf_use_features_from_model(v, a), "model a again");
+    const unsigned reqs = v->req_cnt;
+    capture_begin(&c);
+    err = a2 ? vmaf_use_features_from_model(v, a2) : -1;
+    capture_end(&c);
+    CHECK(err == -EINVAL && strstr(c.text, "score a is already the score of model a") &&
+              v->req_cnt == reqs,
+          "second model named a: %d, log: %s", err, c.text);
+    /* A model that takes a collection's derived name first, then the
+     * collection (checked before its missing features). */
+    VmafModel *cb = load("ssim_svr_linear.json", "c_bagging"), *head = NULL;
+    VmafModelCollection *mc = NULL;
+    VmafModelConfig ccfg = {.name = "c"};
+    CHECK(cb && !vmaf_use_features_from_model(v, cb), "model c_bagging");
+    CHECK(!vmaf_model_collection_load(&head, &mc, &ccfg, "vmaf_b_v0.6.3"), "collection c");
+    capture_begin(&c);
+    err = mc ? vmaf_use_features_from_model_collection(v, mc) : -1;
+    capture_end(&c);
+    CHECK(err == -EINVAL && strstr(c.text, "score c_bagging is already the score of model "
+                                           "c_bagging"),
+          "collection c after model c_bagging: %d, log: %s", err, c.text);
+    vmaf_model_collection_destroy(mc);
+    vmaf_model_destroy(head);
+    vmaf_model_destroy(cb);
+    vmaf_model_destroy(a2);
+    vmaf_model_destroy(a);
+    vmaf_close(v);
 }
 
 int main(int argc, char **argv)

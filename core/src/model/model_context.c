@@ -107,28 +107,90 @@ static int check_score_name(VmafModel *const *models, unsigned n_models, const V
     return 0;
 }
 
-static int check_score_names(VmafModel *const *models, unsigned n_models, const char *coll)
+/* Is `name` already the score of a model that an earlier call put into use?
+ * The same model again is no clash. 0 or -EINVAL (logged). */
+static int check_used_name(const VmafContext *vmaf, const VmafModel *who, const char *name)
+{
+    for (unsigned i = 0; i < vmaf->score_name_cnt; i++) {
+        const struct VmafScoreName *u = &vmaf->score_name[i];
+        if (u->model != who && !strcmp(u->name, name)) {
+            vmaf_error("model %s (%s): its score %s is already the score of model %s, in "
+                       "use in this context; two models cannot share a score name: give "
+                       "one of them another name (VmafModelConfig.name)",
+                       who->name, who->source, name, u->model_name);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+static const char *const coll_suffix[4] = {"_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi"};
+
+static int check_score_names(const VmafContext *vmaf, VmafModel *const *models,
+                             unsigned n_models, const char *coll)
 {
     for (unsigned i = 0; i < n_models; i++) {
         int err = check_score_name(models, n_models, models[i], models[i]->name);
+        if (!err)
+            err = check_used_name(vmaf, models[i], models[i]->name);
         if (err)
             return err;
     }
-    static const char *const suffix[4] = {"_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi"};
     for (int k = 0; coll && k < 4; k++) {
         char name[320];
-        snprintf(name, sizeof(name), "%s%s", coll, suffix[k]);
+        snprintf(name, sizeof(name), "%s%s", coll, coll_suffix[k]);
         int err = check_score_name(models, n_models, models[0], name);
+        if (!err)
+            err = check_used_name(vmaf, models[0], name);
         if (err)
             return err;
     }
     return 0;
 }
 
+static int remember_name(VmafContext *vmaf, const VmafModel *who, const char *name)
+{
+    for (unsigned i = 0; i < vmaf->score_name_cnt; i++)
+        if (vmaf->score_name[i].model == who && !strcmp(vmaf->score_name[i].name, name))
+            return 0;
+    struct VmafScoreName *grown = realloc(
+        vmaf->score_name, sizeof(*grown) * (vmaf->score_name_cnt + 1));
+    if (!grown)
+        return -ENOMEM;
+    vmaf->score_name = grown;
+    struct VmafScoreName *u = &grown[vmaf->score_name_cnt];
+    const size_t n1 = strlen(name) + 1, n2 = strlen(who->name) + 1;
+    u->name = malloc(n1 + n2); /* the model's name follows in the same block */
+    if (!u->name)
+        return -ENOMEM;
+    memcpy(u->name, name, n1);
+    u->model_name = memcpy(u->name + n1, who->name, n2);
+    u->model = who;
+    vmaf->score_name_cnt++;
+    return 0;
+}
+
+/* Records the score names of models just put into use. */
+static int remember_score_names(VmafContext *vmaf, VmafModel *const *models, unsigned n_models,
+                                const char *coll)
+{
+    int err = 0;
+    for (unsigned i = 0; i < n_models && !err; i++)
+        err = remember_name(vmaf, models[i], models[i]->name);
+    for (int k = 0; coll && k < 4 && !err; k++) {
+        char name[320];
+        snprintf(name, sizeof(name), "%s%s", coll, coll_suffix[k]);
+        err = remember_name(vmaf, models[0], name);
+    }
+    if (err)
+        vmaf_error("model %s: out of memory", models[0]->name);
+    return err;
+}
+
 static int use_models(VmafContext *vmaf, VmafModel *const *models, unsigned n_models,
                       const char *coll)
 {
-    int cerr = check_score_names(models, n_models, coll);
+    int cerr = check_score_names(vmaf, models, n_models, coll);
     if (cerr)
         return cerr;
 
@@ -225,12 +287,21 @@ static int use_models(VmafContext *vmaf, VmafModel *const *models, unsigned n_mo
         free(priv);
     }
 
+    const unsigned names_before = vmaf->score_name_cnt;
+    if (!err)
+        err = remember_score_names(vmaf, models, n_models, coll);
+
     /* Asked for by feature name: on a context with CUDA state the registry
      * routes that to the twin. An identical earlier request is a no-op. */
     for (unsigned i = 0; i < n_use && !err; i++) {
         VmafFeatureDictionary *opts = use[i].opts;
         use[i].opts = NULL;
         err = vmaf_use_feature(vmaf, use[i].feature, opts);
+    }
+    if (err) {
+        for (unsigned i = names_before; i < vmaf->score_name_cnt; i++)
+            free(vmaf->score_name[i].name);
+        vmaf->score_name_cnt = names_before;
     }
 
 out:
