@@ -580,17 +580,20 @@ static int unknown_long(const char *arg, size_t len, char *err, size_t err_sz)
     return fail(err, err_sz, "vmaf: unknown option (%s): see vmaf --help", shown);
 }
 
-/* Whether an XML report can carry name as an attribute name: the library's
- * rule for ASCII (a letter or '_' first, then letters, digits, '_', '-',
- * '.'; no ':'); other characters are left for the library to judge. */
+/* Whether an XML report can carry name as an attribute name of a <frame>:
+ * the library's rule for ASCII (a letter or '_' first, then letters,
+ * digits, '_', '-', '.'; no ':'), and not "frameNum", which the element
+ * has already. The library also takes some letters beyond ASCII, but
+ * judges them only when it writes the report, after every frame; the tool
+ * asks for ASCII so that the answer comes before the first frame. */
 static bool xml_name_ok(const char *name)
 {
-    if (!*name)
+    if (!*name || !strcmp(name, "frameNum"))
         return false;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+    for (const char *p = name; *p; p++) {
         const bool alpha = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_';
         const bool later = (*p >= '0' && *p <= '9') || *p == '-' || *p == '.';
-        if (!(*p >= 0x80 || alpha || (p != (const unsigned char *)name && later)))
+        if (!(alpha || (p != name && later)))
             return false;
     }
     return true;
@@ -724,6 +727,12 @@ int cli_parse(int argc, char *const argv[], CliSettings *s, char *err, size_t er
     if (!s->model_cnt && !s->feature_cnt)
         return fail(err, err_sz, "vmaf: nothing to compute (-n and no --feature): add "
                     "--feature NAME (float_ssim) or a model with -m");
+    /* With -n a model only names features to extract, which only a report
+     * shows (the summary has model scores and --feature features). */
+    if (s->no_prediction && !s->feature_cnt && !s->output_path)
+        return fail(err, err_sz, "vmaf: nothing to show (-n with -m, and no -o or "
+                    "--feature): add -o FILE for the model's features, or drop -n for "
+                    "its score");
     for (unsigned i = 0; i < s->model_cnt; i++)
         for (unsigned j = i + 1; j < s->model_cnt; j++)
             if (!strcmp(s->model[i].name, s->model[j].name))
@@ -735,9 +744,9 @@ int cli_parse(int argc, char *const argv[], CliSettings *s, char *err, size_t er
                          i < s->model_cnt; i++)
         if (!xml_name_ok(s->model[i].name))
             return fail(err, err_sz, "vmaf: model name \"%.64s\" cannot name a score in an "
-                        "XML report (it must start with a letter or '_' and hold only "
-                        "letters, digits, '_', '-' and '.'): change name= or write --json or "
-                        "--csv", s->model[i].name);
+                        "XML report (it must start with an ASCII letter or '_', hold only "
+                        "ASCII letters, digits, '_', '-' and '.', and not be frameNum): "
+                        "change name= or write --json or --csv", s->model[i].name);
     return CLI_PARSE_OK;
 }
 

@@ -192,11 +192,25 @@ static void test_parser(void)
     expect_usage("empty model", "-r", "a", "-d", "b", "-m", "", NULL);
     expect_usage("two models named \"vmaf\"", "-r", "a", "-d", "b", "-m", "version=a", "-m", "version=b", NULL);
     expect_usage("empty path", "-r", "", "-d", "b", NULL);
+    /* -n -m alone would extract features that nothing shows. */
+    expect_usage("nothing to show", "-r", "a", "-d", "b", "-n", "-m", "version=a", NULL);
+    {
+        char *ok[] = { "vmaf", "-r", "a", "-d", "b", "-n", "-m", "version=a", "-o", "r.xml" };
+        char e[256];
+        CHECK(cli_parse(10, ok, &s, e, sizeof(e)) == CLI_PARSE_OK, "-n -m with -o: %s", e);
+        cli_settings_free(&s);
+    }
     /* A model name an XML report cannot carry, refused before any frame. */
     expect_usage("cannot name a score in an XML report", "-r", "a", "-d", "b", "-m",
                  "version=a:name=a b", "-o", "r.xml", NULL);
     expect_usage("cannot name a score in an XML report", "-r", "a", "-d", "b", "-m",
                  "version=a:name=9lives", "-o", "r.xml", "--xml", NULL);
+    /* <frame> has frameNum already; letters beyond ASCII are the library's
+     * to judge, which it does only after the last frame. */
+    expect_usage("not be frameNum", "-r", "a", "-d", "b", "-m", "version=a:name=frameNum", "-o",
+                 "r.xml", NULL);
+    expect_usage("ASCII letters", "-r", "a", "-d", "b", "-m", "version=a:name=\xe2\x80\x94x",
+                 "-o", "r.xml", NULL);
     {
         char *ok[] = { "vmaf", "-r", "a", "-d", "b", "-m", "version=a:name=a b", "-o", "r.json",
                        "--json" };
