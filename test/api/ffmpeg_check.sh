@@ -74,9 +74,9 @@ trap 'rm -rf "$TMP"' EXIT
 GOLDEN=$SRC/test/data/golden.json
 FAILED=0
 
-# check ID FFMPEG_PIX_FMT OPTIONS FEATURE_STRING
+# check ID FFMPEG_PIX_FMT OPTIONS FEATURE_STRING [FILTER_OPTIONS]
 check() {
-    id=$1 pixfmt=$2 opts=$3 feature=$4
+    id=$1 pixfmt=$2 opts=$3 feature=$4 extra=${5:-}
     eval "$(python3 - "$GOLDEN" "$id" <<'EOF'
 import json, sys
 v = [v for v in json.load(open(sys.argv[1]))["vectors"] if v["id"] == sys.argv[2]][0]
@@ -86,12 +86,12 @@ EOF
     for f in "$ref" "$dis"; do
         [ -f "$TMP/$f" ] || xz -dc "$SRC/test/data/$f.xz" > "$TMP/$f"
     done
-    log=$TMP/${id}_$(echo "$opts" | tr '=:' '__').json
+    log=$TMP/${id}_$(echo "$opts$extra" | tr '=:' '__').json
     # Input 0 is the filter's "main" (distorted) pad, input 1 its "reference".
     set -- "$FFMPEG" -hide_banner -nostdin -loglevel error \
         -f rawvideo -pix_fmt "$pixfmt" -s "$size" -i "$TMP/$dis" \
         -f rawvideo -pix_fmt "$pixfmt" -s "$size" -i "$TMP/$ref" \
-        -lavfi "[0:v][1:v]libvmaf=model=:feature=$feature:log_path=$log:log_fmt=json" \
+        -lavfi "[0:v][1:v]libvmaf=model=:feature=$feature:log_path=$log:log_fmt=json$extra" \
         -f null -
     say "$*"
     "$@"
@@ -129,6 +129,8 @@ EOF
 check p01 yuv420p "" 'name=float_ssim'
 check p01 yuv420p "scale=2" 'name=float_ssim\\:scale=2'
 check p01 yuv420p "enable_lcs=true" 'name=float_ssim\\:enable_lcs=true'
+# The filter's n_threads goes to VmafConfiguration: the library's workers.
+check p01 yuv420p "" 'name=float_ssim' ':n_threads=2'
 check p05 yuv420p "" 'name=float_ssim'
 check p06 yuv444p "" 'name=float_ssim'
 

@@ -34,8 +34,11 @@ VMAF_EXPORT int vmaf_feature_dictionary_set(VmafFeatureDictionary **dict,
 /**
  * Free a dictionary and set `*dict` to NULL.
  *
- * Only needed for a dictionary that was not handed over: vmaf_use_feature()
- * takes ownership of the dictionary it is given, on success and on failure.
+ * Only needed for a dictionary that was not handed over. vmaf_use_feature()
+ * takes ownership once it finds the extractor, on success and on any later
+ * failure; when it fails before that (NULL context or name, a picture
+ * already read, an unknown name) the caller still owns the dictionary and
+ * frees it here (see vmaf_use_feature() in libvmaf.h).
  *
  * @param dict Address of the dictionary pointer; NULL or `*dict == NULL` is a no-op.
  * @return 0.

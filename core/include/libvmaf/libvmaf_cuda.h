@@ -97,8 +97,7 @@ VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf,
  * When every picture is in use, the call collects the frames on the GPU,
  * and while CPU worker threads still hold pictures handed to
  * vmaf_read_pictures() it waits for the first to come back. It never waits
- * for pictures the caller holds: fetched and not yet handed in, or handed
- * in while the caller kept a reference of its own (vmaf_picture_ref()).
+ * for pictures the caller holds: fetched and not yet handed in.
  *
  * Like vmaf_read_pictures(), call it from one thread at a time for a
  * given context, and not while vmaf_read_pictures() runs on another: it

@@ -36,7 +36,8 @@ typedef struct VmafModelConfig {
  *
  * @param model   Receives the model; destroy it with vmaf_model_destroy().
  * @param cfg     Name and flags.
- * @param version "vmaf_v0.6.1", "vmaf_v0.6.1neg" or "vmaf_4k_v0.6.1".
+ * @param version "vmaf_v0.6.1", "vmaf_v0.6.1neg", "vmaf_4k_v0.6.1" or
+ *                "vmaf_4k_v0.6.1neg".
  * @return 0 on success, -EINVAL for an unknown version or bad argument,
  *         -ENOMEM when out of memory.
  */
