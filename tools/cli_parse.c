@@ -482,7 +482,8 @@ static int apply(CliSettings *s, const CliOption *o, const char *val, char *err,
         s->threads = (unsigned)v;
         return 0;
     case OPT_SUBSAMPLE:
-        NUMBER(0, 0xffffffffu, false, "a whole number (0 or 1: every frame)");
+        NUMBER(0, 0xffffffffu, false, "a whole number from 0 to 4294967295 (0 or 1: every "
+               "frame)");
         s->subsample = (unsigned)v;
         return 0;
     case OPT_CPUMASK:

@@ -207,6 +207,10 @@ static int check_output_path(const char *out, const char *ref, const char *dist)
     const char *target = out; /* where the report lands: links followed */
     char real_out[PATH_MAX], link_target[PATH_MAX];
     struct stat st;
+    const size_t out_len = strlen(out);
+    if (out_len && out[out_len - 1] == '/')
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): the path names a "
+                      "directory (it ends in '/'); give a file name", out);
     if (stat(out, &st) == 0) {
         if (S_ISDIR(st.st_mode))
             return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): it is a directory; "
@@ -241,8 +245,12 @@ static int check_output_path(const char *out, const char *ref, const char *dist)
         /* A link's target is replaced, beside the target. */
         if (have_real)
             target = real_out;
+    } else if (errno == ENOTDIR) {
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): a part of the path before "
+                      "the file name is a file, not a directory; give another -o path", out);
     } else if (errno != ENOENT) {
-        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): %s", out, strerror(errno));
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): %s; give another -o path",
+                      out, strerror(errno));
     } else if (!lstat(out, &st) && S_ISLNK(st.st_mode)) {
         /* A dangling link: the library creates the file it points to. */
         if (dangling_link_target(out, link_target, sizeof(link_target)))
@@ -264,9 +272,12 @@ static int check_output_path(const char *out, const char *ref, const char *dist)
         dir[n] = '\0';
     }
     struct stat dst;
-    if (stat(dir, &dst) || !S_ISDIR(dst.st_mode))
+    if (stat(dir, &dst))
         return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): directory %s does not "
                       "exist; create it or give another -o path", out, dir);
+    if (!S_ISDIR(dst.st_mode))
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): %s is not a directory; "
+                      "give another -o path", out, dir);
     if (access(dir, W_OK | X_OK))
         return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): directory %s is not "
                       "writable; give another -o path", out, dir);
@@ -1097,8 +1108,8 @@ end:
     if (unsaid && !status)
         fprintf(stderr, "libvmaf: error: %s\n", unsaid);
     if (status == VMAF_EXIT_INTERRUPTED)
-        fprintf(stderr, "vmaf: interrupted (SIGINT, after %u frames): %s\n", idx,
-                report_written ? "the report was written, the summary was not"
+        fprintf(stderr, "vmaf: interrupted (SIGINT, after %u frame%s): %s\n", idx,
+                idx == 1 ? "" : "s", report_written ? "the report was written, the summary was not"
                                : "no report written");
     return status;
 }

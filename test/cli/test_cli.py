@@ -409,6 +409,10 @@ def test_bad_inputs(tmp):
     expect_error(base + ["-o", outdir], "output", "directory", "output is a directory")
     expect_error(base + ["-o", os.path.join(tmp, "no", "dir", "x.xml")], "output", "does not exist",
                  "output in a missing directory")
+    expect_error(base + ["-o", os.path.join(tmp, "newdir") + "/"], "output", "give a file name",
+                 "output ending in /")
+    expect_error(base + ["-o", os.path.join(good_r, "x.xml")], "output", "is a file, not a directory",
+                 "output under a file")
     digest = hashlib.sha256(open(good_d, "rb").read()).hexdigest()
     expect_error(base + ["-o", good_d], "output", "distorted input", "output == input")
     link = os.path.join(tmp, "alias.y4m")
