@@ -362,6 +362,8 @@ def test_bad_inputs(tmp):
          "bad FRAME marker"),
         ("garbled FRAME", ["-r", y4m("gf.y4m", b"YUV4MPEG2 W32 H24\nFRAME\n", one + b"FRAMX\n" + one), "-d", good_d],
          "input", "bad FRAME marker"),
+        ("newline after the last frame", ["-r", y4m("nl.y4m", b"YUV4MPEG2 W32 H24\nFRAME\n", one + b"\n"),
+                                          "-d", good_d], "input", "found an empty line"),
         ("truncated frame", ["-r", y4m("tf.y4m", b"YUV4MPEG2 W32 H24\nFRAME\n", one + b"FRAME\n" + one[:100]),
                              "-d", good_d], "input", "truncated frame"),
         ("partial marker", ["-r", y4m("pm.y4m", b"YUV4MPEG2 W32 H24\nFRAME\n", one + b"FRA"), "-d", good_d],

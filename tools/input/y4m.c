@@ -258,6 +258,11 @@ static int read_marker(InputContext *ctx)
     if (st == LINE_PARTIAL && n < 5 && !memcmp(line, "FRAME", n))
         return input_set_error(ctx, -EIO, "truncated FRAME marker (%s, frame %llu): the file "
                                "ends inside \"%s\"", ctx->path, frame, shown);
+    if (!n)
+        return input_set_error(ctx, -EINVAL, "bad FRAME marker (%s, frame %llu): found an "
+                               "empty line where \"FRAME\" must start the frame; the file "
+                               "has bytes after its last frame, or its header size is wrong",
+                               ctx->path, frame);
     return input_set_error(ctx, -EINVAL, "bad FRAME marker (%s, frame %llu): found \"%s\" "
                            "where \"FRAME\" must start the frame; the file is damaged or its "
                            "header size is wrong", ctx->path, frame, shown);
