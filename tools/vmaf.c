@@ -24,12 +24,18 @@
 #include "team.h"
 #include "vmaf.h"
 
+/* The first stop signal received (SIGINT, SIGTERM or SIGHUP), 0 before. */
 static volatile sig_atomic_t interrupted;
 
-static void on_sigint(int sig)
+static void on_stop_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    if (!interrupted)
+        interrupted = sig;
+}
+
+static const char *stop_signal_name(int sig)
+{
+    return sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "SIGINT";
 }
 
 /* A failure is one line, "vmaf: what (where): why; fix". The library's
@@ -191,17 +197,17 @@ static bool is_stdout(const char *path)
 
 /* Refuses, before any frame is scored, a report path that cannot work or
  * that would overwrite an input. */
-static int check_output_path(const char *out, const char *ref, const char *dist)
+static int check_output_path(const char *out, const char *const *inputs,
+                             const char *const *what, unsigned n_inputs)
 {
     if (!strcmp(out, "-")) {
         /* stdout appended to an input (vmaf ... -o - >> ref.y4m) */
         struct stat o, in;
-        const char *inputs[2] = { ref, dist };
-        for (int i = 0; i < 2 && !fstat(STDOUT_FILENO, &o) && S_ISREG(o.st_mode); i++)
+        for (unsigned i = 0; i < n_inputs && !fstat(STDOUT_FILENO, &o) && S_ISREG(o.st_mode);
+             i++)
             if (!stat(inputs[i], &in) && same_file(&in, &o))
-                return report(VMAF_EXIT_OUTPUT, "refusing to write report (stdout): it is the "
-                              "%s input (%s); send stdout elsewhere", i ? "distorted" :
-                              "reference", inputs[i]);
+                return report(VMAF_EXIT_OUTPUT, "refusing to write report (stdout): it is %s "
+                              "(%s); send stdout elsewhere", what[i], inputs[i]);
         return 0;
     }
     const char *target = out; /* where the report lands: links followed */
@@ -215,9 +221,8 @@ static int check_output_path(const char *out, const char *ref, const char *dist)
         if (S_ISDIR(st.st_mode))
             return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): it is a directory; "
                           "give a file name", out);
-        const char *inputs[2] = { ref, dist };
         const bool have_real = realpath(out, real_out) != NULL;
-        for (int i = 0; i < 2; i++) {
+        for (unsigned i = 0; i < n_inputs; i++) {
             struct stat in;
             char real_in[PATH_MAX];
             bool same = stat(inputs[i], &in) == 0 && in.st_dev == st.st_dev &&
@@ -225,10 +230,12 @@ static int check_output_path(const char *out, const char *ref, const char *dist)
             same = same || (have_real && realpath(inputs[i], real_in) &&
                             !strcmp(real_in, real_out));
             if (same)
-                return report(VMAF_EXIT_OUTPUT, "refusing to write report (%s): it is the %s "
-                              "input; give another -o path", out,
-                              i ? "distorted" : "reference");
+                return report(VMAF_EXIT_OUTPUT, "refusing to write report (%s): it is %s; "
+                              "give another -o path", out, what[i]);
         }
+        if (S_ISSOCK(st.st_mode))
+            return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): it is a socket, which "
+                          "cannot be opened as a file; give another -o path", out);
         if (!S_ISREG(st.st_mode)) {
             /* Devices and pipes are written in place; failures (such as
              * /dev/full) are caught when the report is written. */
@@ -641,17 +648,27 @@ int main(int argc, char *argv[])
     char perr[512];
     int status = VMAF_EXIT_OK;
     const bool stdout_closed = reopen_std_fds();
+    /* A closed stdout (vmaf ... | head) must end in a "cannot write" line
+     * and status 5, not in a silent death by SIGPIPE: writes fail with
+     * EPIPE instead, and every write to stdout is checked. Likewise a file
+     * size limit (ulimit -f): the write fails with EFBIG, the report's
+     * temporary file is removed and the line says why, instead of death by
+     * SIGXFSZ with the temporary file left behind. */
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
     vmaf_set_log_callback(on_library_log, NULL);
     int err = cli_parse(argc, argv, &c, perr, sizeof(perr));
-    if (err == CLI_PARSE_HELP) {
-        fputs(cli_usage(), stdout);
+    if (err == CLI_PARSE_HELP || err == CLI_PARSE_VERSION) {
+        if (err == CLI_PARSE_HELP)
+            fputs(cli_usage(), stdout);
+        else
+            printf("%s\n", vmaf_version());
         cli_settings_free(&c);
-        return fflush(stdout) ? VMAF_EXIT_OUTPUT : VMAF_EXIT_OK;
-    }
-    if (err == CLI_PARSE_VERSION) {
-        printf("%s\n", vmaf_version());
-        cli_settings_free(&c);
-        return fflush(stdout) ? VMAF_EXIT_OUTPUT : VMAF_EXIT_OK;
+        if (!fflush(stdout))
+            return VMAF_EXIT_OK;
+        fprintf(stderr, "vmaf: cannot print the %s (stdout): %s\n",
+                err == CLI_PARSE_HELP ? "help" : "version", strerror(errno));
+        return VMAF_EXIT_OUTPUT;
     }
     if (err) {
         if (err == -ENOMEM)
@@ -662,22 +679,19 @@ int main(int argc, char *argv[])
         return err == -ENOMEM ? VMAF_EXIT_SCORING : VMAF_EXIT_USAGE;
     }
 
+    /* Ctrl-C, and the SIGTERM of timeout(1), systemd or docker, and the
+     * SIGHUP of a closed terminal, all stop the run the same way: after
+     * the frame in progress, no report, or the report kept when it was
+     * complete. A second signal of a kind kills at once; blocking reads
+     * return EINTR so that a stalled pipe does not hold up the first. */
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
-    /* A second Ctrl-C kills at once; blocking reads return EINTR so that a
-     * stalled pipe does not hold up the first. */
     sa.sa_flags = SA_RESETHAND;
     sigaction(SIGINT, &sa, NULL);
-    /* A closed stdout (vmaf ... | head) must end in the "cannot write"
-     * line and status 5, not in a silent death by SIGPIPE: writes fail
-     * with EPIPE instead, and every write to stdout is checked. */
-    signal(SIGPIPE, SIG_IGN);
-    /* Likewise a file size limit (ulimit -f): the write fails with EFBIG,
-     * the report's temporary file is removed and the line says why,
-     * instead of death by SIGXFSZ with the temporary file left behind. */
-    signal(SIGXFSZ, SIG_IGN);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
 
     const enum VmafLogLevel log_level = c.quiet ? VMAF_LOG_LEVEL_ERROR : VMAF_LOG_LEVEL_WARNING;
     InputContext ref, dist;
@@ -775,8 +789,19 @@ int main(int argc, char *argv[])
                      "and there is no report; give -o FILE, or run with stdout open");
         goto end;
     }
-    if (c.output_path && (status = check_output_path(c.output_path, c.path_ref, c.path_dist)))
-        goto end;
+    if (c.output_path) {
+        /* Nothing the run reads may be overwritten: the inputs and the
+         * model files. */
+        const char *inputs[2 + CLI_MAX_MODELS], *what[2 + CLI_MAX_MODELS];
+        unsigned n = 0;
+        inputs[n] = c.path_ref, what[n++] = "the reference input";
+        inputs[n] = c.path_dist, what[n++] = "the distorted input";
+        for (unsigned i = 0; i < c.model_cnt; i++)
+            if (c.model[i].path)
+                inputs[n] = c.model[i].path, what[n++] = "a model file (-m path=)";
+        if ((status = check_output_path(c.output_path, inputs, what, n)))
+            goto end;
+    }
 
     for (unsigned i = 0; i < c.model_cnt; i++)
         if ((status = load_model(&c.model[i], &models[i], log_level)))
@@ -1107,9 +1132,13 @@ end:
     const char *unsaid = lib_why(NULL);
     if (unsaid && !status)
         fprintf(stderr, "libvmaf: error: %s\n", unsaid);
-    if (status == VMAF_EXIT_INTERRUPTED)
-        fprintf(stderr, "vmaf: interrupted (SIGINT, after %u frame%s): %s\n", idx,
-                idx == 1 ? "" : "s", report_written ? "the report was written, the summary was not"
+    if (status == VMAF_EXIT_INTERRUPTED) {
+        const int sig = interrupted ? interrupted : SIGINT;
+        fprintf(stderr, "vmaf: interrupted (%s, after %u frame%s): %s\n",
+                stop_signal_name(sig), idx, idx == 1 ? "" : "s",
+                report_written ? "the report was written, the summary was not"
                                : "no report written");
+        return 128 + sig; /* as shells report a death by that signal */
+    }
     return status;
 }

@@ -10,7 +10,7 @@ enum VmafExitStatus {
     VMAF_EXIT_MODEL = 4,       /* model cannot be loaded or used */
     VMAF_EXIT_OUTPUT = 5,      /* report cannot be written */
     VMAF_EXIT_GPU = 6,         /* --backend cuda without a usable GPU, or a GPU failure */
-    VMAF_EXIT_INTERRUPTED = 130, /* SIGINT, as shells report it */
+    VMAF_EXIT_INTERRUPTED = 130, /* SIGINT, as shells report it (SIGTERM 143, SIGHUP 129) */
 };
 
 #endif /* VMAF_TOOLS_VMAF_H */

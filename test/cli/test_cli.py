@@ -17,6 +17,7 @@ import resource
 import select
 import shutil
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -415,12 +416,27 @@ def test_bad_inputs(tmp):
                  "output ending in /")
     expect_error(base + ["-o", os.path.join(good_r, "x.xml")], "output", "is a file, not a directory",
                  "output under a file")
+    sock_path = os.path.join(tmp, "sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sk:
+        sk.bind(sock_path)
+        expect_error(base + ["-o", sock_path], "output", "it is a socket", "output is a socket")
     digest = hashlib.sha256(open(good_d, "rb").read()).hexdigest()
     expect_error(base + ["-o", good_d], "output", "distorted input", "output == input")
     link = os.path.join(tmp, "alias.y4m")
     os.symlink(good_r, link)
     expect_error(base + ["-o", link], "output", "reference input", "output == input through a link")
     check(hashlib.sha256(open(good_d, "rb").read()).hexdigest() == digest, "input unchanged")
+    # The model file is read too: a report over it would lose the model.
+    model_src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "model", "data",
+                             "ssim_svr_rbf.json")
+    if check(os.path.exists(model_src), f"{model_src} exists"):
+        mine = os.path.join(tmp, "mine.json")
+        shutil.copy(model_src, mine)
+        model_digest = hashlib.sha256(open(mine, "rb").read()).hexdigest()
+        expect_error(["-r", good_r, "-d", good_d, "-q", "-m", "path=" + mine, "-o", mine, "--json"],
+                     "output", "a model file", "output == model file")
+        check(hashlib.sha256(open(mine, "rb").read()).hexdigest() == model_digest,
+              "model file unchanged")
     if os.path.exists("/dev/full"):
         expect_error(base + ["-o", "/dev/full"], "output", "/dev/full", "/dev/full")
     # A file size limit (ulimit -f) below the report's size: one line that
@@ -445,12 +461,12 @@ def test_bad_inputs(tmp):
     check(sorted(os.listdir(outdir)) == [], "no partial files")
 
 
-def interrupt(p):
-    """Sends SIGINT to a running vmaf once it has settled, waits for it (a
-    hang is killed after 20 s, and its status then fails the caller's
+def interrupt(p, sig=signal.SIGINT):
+    """Sends SIGINT (or sig) to a running vmaf once it has settled, waits for
+    it (a hang is killed after 20 s, and its status then fails the caller's
     check) and returns its stderr."""
     time.sleep(0.5)
-    p.send_signal(signal.SIGINT)
+    p.send_signal(sig)
     try:
         _, se = p.communicate(timeout=20)
     except subprocess.TimeoutExpired:
@@ -460,29 +476,33 @@ def interrupt(p):
 
 
 def test_sigint(tmp):
-    """SIGINT while scoring: exit 130, no report, no temporary file."""
-    fifo = os.path.join(tmp, "ref.fifo")
-    os.mkfifo(fifo)
+    """SIGINT while scoring: exit 130, no report, no temporary file; SIGTERM
+    (timeout, systemd, docker) and SIGHUP the same, exit 128 + signal."""
     dis = os.path.join(tmp, "sig_d.y4m")
     write_y4m(dis, "420", 32, 24, 8, 200, True)
-    outdir = os.path.join(tmp, "sigout")
-    os.mkdir(outdir)
-    out = os.path.join(outdir, "r.json")
-    p = subprocess.Popen([VMAF, "-r", fifo, "-d", dis, "-n", "--feature", "float_ssim", "--json",
-                          "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    w = open(fifo, "wb")
-    w.write(b"YUV4MPEG2 W32 H24 C420jpeg\n")
-    # More than a pipe buffer holds: when the writes return, vmaf is reading
-    # (its handler installed) and then waits for frame 80 from the pipe.
-    one = frame_bytes("420", 32, 24, 8, 0, False)
-    for i in range(80):
-        w.write(b"FRAME\n" + one)
-    w.flush()
-    se = interrupt(p)
-    w.close()
-    check(p.returncode == 130, f"SIGINT: exit {p.returncode}, stderr {se!r}")
-    check("interrupted" in se and not SANITIZER.search(se), f"SIGINT message: {se!r}")
-    check(os.listdir(outdir) == [], f"SIGINT leaves no report: {os.listdir(outdir)}")
+    for sig, name in ((signal.SIGINT, "SIGINT"), (signal.SIGTERM, "SIGTERM"),
+                      (signal.SIGHUP, "SIGHUP")):
+        fifo = os.path.join(tmp, "ref_%s.fifo" % name)
+        os.mkfifo(fifo)
+        outdir = os.path.join(tmp, "sigout_" + name)
+        os.mkdir(outdir)
+        out = os.path.join(outdir, "r.json")
+        p = subprocess.Popen([VMAF, "-r", fifo, "-d", dis, "-n", "--feature", "float_ssim",
+                              "--json", "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        w = open(fifo, "wb")
+        w.write(b"YUV4MPEG2 W32 H24 C420jpeg\n")
+        # More than a pipe buffer holds: when the writes return, vmaf is
+        # reading (its handler installed) and then waits for frame 80.
+        one = frame_bytes("420", 32, 24, 8, 0, False)
+        for i in range(80):
+            w.write(b"FRAME\n" + one)
+        w.flush()
+        se = interrupt(p, sig)
+        w.close()
+        check(p.returncode == 128 + sig, f"{name}: exit {p.returncode}, stderr {se!r}")
+        check("interrupted (%s, after " % name in se and not SANITIZER.search(se),
+              f"{name} message: {se!r}")
+        check(os.listdir(outdir) == [], f"{name} leaves no report: {os.listdir(outdir)}")
 
 
 def feed(fifo, data):
@@ -786,6 +806,17 @@ def test_closed_stdout(tmp):
         se = p.stderr.decode("utf-8", "replace")
         check(p.returncode == EXIT["output"] and needle in se and "Broken pipe" in se,
               f"closed stdout {extra}: exit {p.returncode}, stderr {se!r}")
+    # --version and --help too: status 5 and a line, not a death by SIGPIPE.
+    for flag, what in (("--version", "version"), ("--help", "help")):
+        r, w = os.pipe()
+        os.close(r)
+        try:
+            p = subprocess.run([VMAF, flag], stdout=w, stderr=subprocess.PIPE, timeout=120)
+        finally:
+            os.close(w)
+        se = p.stderr.decode("utf-8", "replace")
+        check(p.returncode == EXIT["output"] and "cannot print the %s (stdout)" % what in se,
+              f"{flag} into a closed pipe: exit {p.returncode}, stderr {se!r}")
     # With a report file, a broken stdout costs the summary only: the report
     # is written first.
     out = os.path.join(tmp, "kept.json")
