@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,16 @@ static const char *stop_signal_name(int sig)
     return sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "SIGINT";
 }
 
+/* Whether stderr ends in a progress line without its newline: any other
+ * line written to stderr first ends it, so that the two are not glued. */
+static atomic_bool progress_open;
+
+static void end_progress_line(void)
+{
+    if (atomic_exchange(&progress_open, false))
+        fputc('\n', stderr);
+}
+
 /* A failure is one line, "vmaf: what (where): why; fix". The library's
  * error messages are its detail: they are held here, from whichever thread
  * logs them, until the tool's line takes them as its "why" (lib_why()).
@@ -67,6 +78,7 @@ static void on_library_log(void *opaque, enum VmafLogLevel level, const char *ms
         if (!seen && lib_log.n < LIB_REASONS && (lib_log.reason[lib_log.n] = strdup(msg)))
             lib_log.n++;
     } else {
+        end_progress_line();
         fprintf(stderr, "libvmaf: %s: %s\n",
                 level == VMAF_LOG_LEVEL_WARNING ? "warning"
                 : level == VMAF_LOG_LEVEL_INFO  ? "info"
@@ -147,6 +159,7 @@ static int report(int status, const char *fmt, ...)
     for (char *c = line; *c; c++)
         if ((unsigned char)*c < 0x20 || *c == 0x7f)
             *c = '?';
+    end_progress_line();
     fprintf(stderr, "vmaf: %s\n", line);
     if (line != buf)
         free(line);
@@ -470,6 +483,7 @@ static void progress_update(Progress *p, unsigned done, bool final)
     }
     if (final)
         fputc('\n', stderr);
+    atomic_store(&progress_open, !final);
     fflush(stderr);
 }
 
@@ -1130,6 +1144,7 @@ end:
     /* An error the library logged in a run that went on (none is known)
      * is still shown; after SIGINT, the line below says it all. */
     const char *unsaid = lib_why(NULL);
+    end_progress_line();
     if (unsaid && !status)
         fprintf(stderr, "libvmaf: error: %s\n", unsaid);
     if (status == VMAF_EXIT_INTERRUPTED) {

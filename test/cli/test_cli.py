@@ -311,9 +311,20 @@ def test_reports(tmp):
     check(rc == 0 or (rc == EXIT["model"] and "-n" in se), f"default model: {rc} {se!r}")
     # Progress on a terminal.
     progress_on_tty(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim"])
+    # An error in mid-run starts a line of its own, not the progress line's.
+    cut = os.path.join(tmp, "cut.y4m")
+    with open(cut, "wb") as f:
+        f.write(b"YUV4MPEG2 W16 H16 C420jpeg\n")
+        for i in range(200):
+            f.write(b"FRAME\n" + bytes([i]) * 384)
+        f.write(b"FRAME\n" + b"x" * 10)
+    rc, text = progress_on_tty(["-r", cut, "-d", cut, "-n", "--feature", "float_ssim=scale=1"],
+                               check_progress=False)
+    check(rc == EXIT["input"] and re.search(r"\n\r?vmaf: truncated frame", text) and
+          "\x1b[Kvmaf:" not in text, f"an error after a progress line: {rc} {text!r}")
 
 
-def progress_on_tty(args):
+def progress_on_tty(args, check_progress=True):
     master, slave = pty.openpty()
     p = subprocess.Popen([VMAF] + args, stdout=subprocess.DEVNULL, stderr=slave)
     os.close(slave)
@@ -332,8 +343,10 @@ def progress_on_tty(args):
     p.wait(30)
     os.close(master)
     text = buf.decode("utf-8", "replace")
-    check(p.returncode == 0 and re.search(r"\rvmaf: frame 3/3, [\d.]+ fps, ETA \d+:\d\d", text),
-          f"progress line on a terminal: {p.returncode} {text!r}")
+    if check_progress:
+        check(p.returncode == 0 and re.search(r"\rvmaf: frame 3/3, [\d.]+ fps, ETA \d+:\d\d", text),
+              f"progress line on a terminal: {p.returncode} {text!r}")
+    return p.returncode, text
 
 
 def test_bad_inputs(tmp):
