@@ -74,4 +74,10 @@ void vmaf_context_set_error(VmafContext *vmaf, int err);
  * 0 or the first error. */
 int vmaf_context_collect_devices(VmafContext *vmaf);
 
+/* Waits until every frame read so far is scored (worker threads, device
+ * extractors), without flushing: a report written before the flush then
+ * holds every frame read, not those that happened to be done. Caller's
+ * thread only. */
+void vmaf_context_settle(VmafContext *vmaf);
+
 #endif /* LIBVMAF_SRC_CONTEXT_H */

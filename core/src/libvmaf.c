@@ -535,6 +535,13 @@ int vmaf_context_collect_devices(VmafContext *vmaf)
     return err;
 }
 
+void vmaf_context_settle(VmafContext *vmaf)
+{
+    if (vmaf->pool && !vmaf->flushed)
+        vmaf_thread_pool_wait(vmaf->pool);
+    (void)vmaf_context_collect_devices(vmaf); /* a failure stays sticky */
+}
+
 static int flush(VmafContext *vmaf)
 {
     if (vmaf->flushed)

@@ -705,6 +705,24 @@ static void test_write_output(void)
     CHECK_INT(vmaf_write_output(NULL, path, VMAF_OUTPUT_FORMAT_XML), -EINVAL);
     CHECK_INT(vmaf_write_output(vmaf, NULL, VMAF_OUTPUT_FORMAT_XML), -EINVAL);
 
+    /* Before the flush, with worker threads: the report waits for every
+     * frame read so far, as it does without threads. */
+    VmafContext *threaded = ctx_with(3, 0, NULL, NULL);
+    for (unsigned i = 0; i < 6; i++) {
+        VmafPicture ref, dist;
+        CHECK_INT(make_pair(&ref, &dist, 8, W, H, 7 * i + 3), 0);
+        CHECK_INT(vmaf_read_pictures(threaded, &ref, &dist, i), 0);
+    }
+    CHECK_INT(vmaf_write_output(threaded, path, VMAF_OUTPUT_FORMAT_CSV), 0);
+    FILE *csv = fopen(path, "r");
+    int lines = 0;
+    for (int ch; csv && (ch = fgetc(csv)) != EOF;)
+        lines += ch == '\n';
+    if (csv)
+        fclose(csv);
+    CHECK_INT(lines, 1 + 6); /* the header and every frame read */
+    CHECK_INT(vmaf_close(threaded), 0);
+
     rmdir(sub);
     unlink(path);
     rmdir(dir);

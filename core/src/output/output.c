@@ -550,6 +550,7 @@ int vmaf_write_output_with_format(VmafContext *vmaf, const char *output_path,
         return -EINVAL;
     }
 
+    vmaf_context_settle(vmaf);
     VmafReport r;
     int err = report_init(&r, vmaf, score_format);
     if (!err && w->check)
