@@ -458,6 +458,15 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A name in the summary, as "NAME: ": control characters the caller put
+ * into a model's name= would split the line or drive the terminal. */
+static void put_label(FILE *f, const char *name)
+{
+    for (const char *c = name; *c; c++)
+        fputc(((unsigned char)*c < 0x20 || *c == 0x7f) ? '?' : *c, f);
+    fputs(": ", f);
+}
+
 typedef struct Progress {
     bool on;
     double t0, last;
@@ -493,10 +502,10 @@ static void progress_update(Progress *p, unsigned done, bool final)
 static void counts_differ(const InputContext *shorter, const InputContext *longer,
                           unsigned common)
 {
-    (void)report(0, "warning: frame counts differ (%s ends after %u frames to score, %s has "
+    (void)report(0, "warning: frame counts differ (%s ends after %u frame%s to score, %s has "
                  "more): scoring the first %u; align the inputs with "
                  "--frame_skip_ref/--frame_skip_dist, or set --frame_cnt, to silence this",
-                 shorter->path, common, longer->path, common);
+                 shorter->path, common, common == 1 ? "" : "s", longer->path, common);
 }
 
 /* Frames that will be scored, when both files tell: -1 if unknown. */
@@ -1082,7 +1091,7 @@ int main(int argc, char *argv[])
             const VmafModelCollectionScore *cs = &coll_score[i];
             if (cs->type != VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP)
                 continue;
-            fprintf(sum, "%s: ", models[i].label);
+            put_label(sum, models[i].label);
             put_score(sum, c.precision_fmt, cs->bootstrap.bagging_score);
             fputs(", ci.p95: [", sum);
             put_score(sum, c.precision_fmt, cs->bootstrap.ci.p95.lo);
@@ -1093,7 +1102,7 @@ int main(int argc, char *argv[])
             fputc('\n', sum);
             continue;
         }
-        fprintf(sum, "%s: ", models[i].label);
+        put_label(sum, models[i].label);
         put_score(sum, c.precision_fmt, model_score[i]);
         fputc('\n', sum);
     }
@@ -1112,7 +1121,7 @@ int main(int argc, char *argv[])
          * are in the report only. */
         if (vmaf_feature_score_pooled(vmaf, name, VMAF_POOL_METHOD_MEAN, &score, 0, idx - 1))
             continue;
-        fprintf(sum, "%s: ", name);
+        put_label(sum, name);
         put_score(sum, c.precision_fmt, score);
         fputc('\n', sum);
     }

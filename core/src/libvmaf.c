@@ -241,6 +241,11 @@ int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, doubl
 {
     if (!vmaf || !feature_name)
         return -EINVAL;
+    if (!*feature_name) {
+        /* It would be a nameless key in JSON and a nameless CSV column. */
+        vmaf_error("vmaf_import_feature_score: the feature name is empty; give it a name");
+        return -EINVAL;
+    }
     /* The collector refuses such an index with the same -EINVAL as a score
      * given twice: tell the two apart here. */
     if (index >= VMAF_FEATURE_COLLECTOR_MAX_INDEX) {

@@ -434,6 +434,11 @@ static void test_duplicate_index(void)
         log = capture_end();
         CHECK(strstr(log, "frame 3") != NULL);
         CHECK_INT(vmaf_import_feature_score(vmaf, "external", 0.25, 3), 0);
+        /* A nameless score would be a nameless JSON key and CSV column. */
+        capture_begin();
+        CHECK_INT(vmaf_import_feature_score(vmaf, "", 0.25, 5), -EINVAL);
+        log = capture_end();
+        CHECK(strstr(log, "name is empty") != NULL);
         CHECK_INT(make_pair(&ref, &dist, 8, W, H, 4), 0);
         CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, 4), 0);
         CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
