@@ -483,6 +483,9 @@ static void progress_update(Progress *p, unsigned done, bool final)
     p->last = t;
     const double el = t - p->t0;
     const double fps = el > 0 ? done / el : 0;
+    /* Said before the line is written: a warning from another thread in
+     * between then starts a line of its own. */
+    atomic_store(&progress_open, !final);
     if (p->total > 0) {
         const double eta = fps > 0 && p->total > done ? (double)(p->total - done) / fps : 0;
         fprintf(stderr, "\rvmaf: frame %u/%lld, %.1f fps, ETA %d:%02d\033[K", done,
@@ -492,7 +495,6 @@ static void progress_update(Progress *p, unsigned done, bool final)
     }
     if (final)
         fputc('\n', stderr);
-    atomic_store(&progress_open, !final);
     fflush(stderr);
 }
 
@@ -707,14 +709,21 @@ int main(int argc, char *argv[])
      * the frame in progress, no report, or the report kept when it was
      * complete. A second signal of a kind kills at once; blocking reads
      * return EINTR so that a stalled pipe does not hold up the first. */
+    /* A signal the parent left ignored stays ignored: nohup's SIGHUP, the
+     * SIGINT of a background job in a script. */
+    static const int stop_signals[3] = { SIGINT, SIGTERM, SIGHUP };
     struct sigaction sa;
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++)
+        sigaddset(&sa.sa_mask, stop_signals[i]);
     sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    for (int i = 0; i < 3; i++) {
+        struct sigaction old;
+        if (!sigaction(stop_signals[i], NULL, &old) && old.sa_handler != SIG_IGN)
+            sigaction(stop_signals[i], &sa, NULL);
+    }
 
     const enum VmafLogLevel log_level = c.quiet ? VMAF_LOG_LEVEL_ERROR : VMAF_LOG_LEVEL_WARNING;
     InputContext ref, dist;

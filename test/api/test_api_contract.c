@@ -367,8 +367,6 @@ static void test_log_callback(void)
     CHECK_INT(vmaf_close(vmaf), 0);
 }
 
-/* Duplicates on worker threads and against imported scores: refused at the
- * call, before the frame is queued, so that nothing surfaces at the flush. */
 /* New pictures start at zero, padding included, as libvmaf's do, even
  * where the heap hands back memory that earlier pictures dirtied: a caller
  * that leaves samples unwritten gets the same scores on every run. Batches
@@ -400,6 +398,8 @@ static void test_picture_zeroed(void)
     }
 }
 
+/* Duplicates on worker threads and against imported scores: refused at the
+ * call, before the frame is queued, so that nothing surfaces at the flush. */
 static void test_duplicate_index(void)
 {
     for (unsigned threads = 0; threads <= 2; threads += 2) {

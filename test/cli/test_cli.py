@@ -516,6 +516,28 @@ def test_sigint(tmp):
         check("interrupted (%s, after " % name in se and not SANITIZER.search(se),
               f"{name} message: {se!r}")
         check(os.listdir(outdir) == [], f"{name} leaves no report: {os.listdir(outdir)}")
+    # A signal the parent ignores stays ignored (nohup's SIGHUP): the run
+    # goes on to the end and writes its report.
+    fifo = os.path.join(tmp, "ref_nohup.fifo")
+    os.mkfifo(fifo)
+    out = os.path.join(tmp, "nohup.json")
+    p = subprocess.Popen([VMAF, "-r", fifo, "-d", dis, "-n", "--feature", "float_ssim", "--json",
+                          "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    w = open(fifo, "wb")
+    w.write(b"YUV4MPEG2 W32 H24 C420jpeg\n")
+    one = frame_bytes("420", 32, 24, 8, 0, False)
+    for i in range(80):
+        w.write(b"FRAME\n" + one)
+    w.flush()
+    time.sleep(0.5)
+    p.send_signal(signal.SIGHUP)
+    for i in range(120):
+        w.write(b"FRAME\n" + one)
+    w.close()
+    _, se = finish_or_hang(p, "ignored SIGHUP")
+    check(p.returncode == 0 and os.path.exists(out) and len(json_scores(out)[0]) == 200,
+          f"ignored SIGHUP: exit {p.returncode}, stderr {se!r}")
 
 
 def feed(fifo, data):

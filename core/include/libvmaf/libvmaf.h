@@ -200,7 +200,9 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf);
  *
  * The report is written to a temporary file beside `output_path` and renamed
  * over it only when complete, so a failure never leaves a partial report.
- * `output_path` "-" writes to stdout.
+ * `output_path` "-" writes to stdout. Before the flush it first waits for
+ * the frames read so far (worker threads, GPU), so call it from the thread
+ * that reads the pictures.
  *
  * @return 0 on success, -EINVAL on a bad format, or the negative errno of the
  *         failed open, write or rename.
