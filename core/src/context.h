@@ -53,11 +53,11 @@ struct VmafContext {
     /* Score names of the models in use (each model's name, a collection's
      * derived names), so that a model added later cannot take one: two
      * scores under one name would only be refused at pooling, after every
-     * frame. `model` identifies who asked, never dereferenced (the caller
-     * may destroy it). */
+     * frame. `model` is the serial of the model that asked (the caller may
+     * destroy the model; its address could then be another's). */
     struct VmafScoreName {
         char *name, *model_name; /* one allocation, at name */
-        const void *model;
+        unsigned long long model;
     } *score_name;
     unsigned score_name_cnt;
 

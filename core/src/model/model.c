@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -620,10 +621,12 @@ static int parse_model_dict(const Where *w, const json_t *root, VmafModel *m, ui
 static int model_from_json(VmafModel **out, const json_t *root, const char *name,
                            uint64_t flags, const Where *w)
 {
+    static atomic_ullong next_serial = 1;
     VmafModel *m = calloc(1, sizeof(*m));
     if (!m)
         return -ENOMEM;
     m->refs = 1;
+    m->serial = atomic_fetch_add(&next_serial, 1);
     m->name = dup_str(name);
     m->source = dup_str(w->source);
     int err = (!m->name || !m->source) ? -ENOMEM : parse_model_dict(w, root, m, flags);

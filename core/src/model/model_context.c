@@ -113,7 +113,7 @@ static int check_used_name(const VmafContext *vmaf, const VmafModel *who, const 
 {
     for (unsigned i = 0; i < vmaf->score_name_cnt; i++) {
         const struct VmafScoreName *u = &vmaf->score_name[i];
-        if (u->model != who && !strcmp(u->name, name)) {
+        if (u->model != who->serial && !strcmp(u->name, name)) {
             vmaf_error("model %s (%s): its score %s is already the score of model %s, in "
                        "use in this context; two models cannot share a score name: give "
                        "one of them another name (VmafModelConfig.name)",
@@ -151,7 +151,7 @@ static int check_score_names(const VmafContext *vmaf, VmafModel *const *models,
 static int remember_name(VmafContext *vmaf, const VmafModel *who, const char *name)
 {
     for (unsigned i = 0; i < vmaf->score_name_cnt; i++)
-        if (vmaf->score_name[i].model == who && !strcmp(vmaf->score_name[i].name, name))
+        if (vmaf->score_name[i].model == who->serial && !strcmp(vmaf->score_name[i].name, name))
             return 0;
     struct VmafScoreName *grown = realloc(
         vmaf->score_name, sizeof(*grown) * (vmaf->score_name_cnt + 1));
@@ -165,7 +165,7 @@ static int remember_name(VmafContext *vmaf, const VmafModel *who, const char *na
         return -ENOMEM;
     memcpy(u->name, name, n1);
     u->model_name = memcpy(u->name + n1, who->name, n2);
-    u->model = who;
+    u->model = who->serial;
     vmaf->score_name_cnt++;
     return 0;
 }

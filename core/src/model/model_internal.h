@@ -50,6 +50,7 @@ typedef struct VmafModelPoint {
 
 struct VmafModel {
     unsigned refs; /* 1, or 2 for a collection's model "0" (see below) */
+    unsigned long long serial; /* distinct for every model loaded in the process */
     char *name;   /* score name in the collector and reports */
     char *source; /* "model file <path>" or "built-in model <version>", for messages */
     enum VmafModelType type;
