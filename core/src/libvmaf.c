@@ -530,6 +530,21 @@ static int collect_devices(VmafContext *vmaf, bool wait)
     return 0;
 }
 
+/* After a device failure: every device extractor finishes or gives up
+ * (a failed one, by contract of collect()) its frames in flight, so that
+ * their pictures go back to their owner now, not at vmaf_close(). One
+ * that fails while finishing gives up at its second call. Errors were
+ * reported where they happened. */
+static void release_device_frames(VmafContext *vmaf)
+{
+    for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+        VmafFeatureRequest *r = &vmaf->req[i];
+        if (r->use && r->use->backend != VMAF_FEX_BACKEND_CPU && r->n_inst &&
+            r->use->collect(&r->inst[0], true, vmaf->fc))
+            (void)r->use->collect(&r->inst[0], true, vmaf->fc);
+    }
+}
+
 int vmaf_context_collect_devices(VmafContext *vmaf)
 {
     if (!vmaf->started)
@@ -725,6 +740,7 @@ device_fail:
     /* What failed has logged its one line, with the extractor and the
      * frame; a second, vaguer line here would only repeat it. */
     vmaf_context_set_error(vmaf, err);
+    release_device_frames(vmaf);
     return err;
 }
 

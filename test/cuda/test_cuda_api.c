@@ -319,6 +319,50 @@ static void failure_is_one_line(void)
     vmaf_close(ctx);
 }
 
+/* After a GPU failure the pool's pictures come back at once, not at
+ * vmaf_close(): the frames in flight are given up, so a caller that goes
+ * on fetching (FFmpeg's CUDA filter fetches before it learns of the error)
+ * gets every picture of the pool. */
+static void pool_back_after_failure(void)
+{
+    const char *what = "pool after a failed frame";
+    const unsigned bad = 2;
+    VmafContext *ctx = new_context(true, "float_ssim");
+    VmafCudaPictureConfiguration pc = {
+        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+        .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
+    };
+    int err = vmaf_cuda_preallocate_pictures(ctx, pc);
+    CHECK(!err, "%s: vmaf_cuda_preallocate_pictures (%d)", what, err);
+    err = err ? err
+              : read_pool_frames(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, bad,
+                                 "frame", what);
+    vmaf_float_ssim_cuda_fail_at(bad);
+    Capture cap;
+    capture_begin(&cap);
+    VmafPicture p[2];
+    if (!err && !fetch_pair(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, bad, p, what))
+        err = vmaf_read_pictures(ctx, &p[0], &p[1], bad);
+    capture_end(&cap);
+    vmaf_float_ssim_cuda_fail_at(-1);
+    CHECK(err == -EIO, "%s: the failed frame gave %d, want -EIO", what, err);
+    VmafPicture all[VMAF_CUDA_POOL_PICTURES];
+    unsigned got = 0;
+    capture_begin(&cap);
+    while (got < VMAF_CUDA_POOL_PICTURES && !vmaf_cuda_fetch_preallocated_picture(ctx, &all[got]))
+        got++;
+    capture_end(&cap);
+    CHECK(got == VMAF_CUDA_POOL_PICTURES,
+          "%s: %u of the pool's %d pictures could be fetched before the flush; log: %s", what,
+          got, VMAF_CUDA_POOL_PICTURES, cap.text);
+    for (unsigned i = 0; i < got; i++)
+        vmaf_picture_unref(&all[i]);
+    capture_begin(&cap);
+    CHECK(vmaf_read_pictures(ctx, NULL, NULL, 0) == -EIO, "%s: the flush keeps the error", what);
+    capture_end(&cap);
+    vmaf_close(ctx);
+}
+
 /* One state imported into a second context is refused, and stays with the
  * first, which scores with it after the second is closed (both owning it
  * would free it twice). */
@@ -635,6 +679,7 @@ int main(void)
     own_context();
     after_failed_calls();
     failure_is_one_line();
+    pool_back_after_failure();
     state_in_two_contexts();
     foreign_pool_pictures();
     caller_holds_pool(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, 0, 0,

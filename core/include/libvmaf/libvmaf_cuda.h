@@ -91,8 +91,8 @@ VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf,
 
 /**
  * Take a free picture from the pool, which holds 8. Hand it to
- * vmaf_read_pictures(), which returns it to the pool once scored, or give
- * it back unused with vmaf_picture_unref().
+ * vmaf_read_pictures(), which returns it to the pool once scored (or once
+ * the run has failed), or give it back unused with vmaf_picture_unref().
  *
  * When every picture is in use, the call collects the frames on the GPU,
  * and while CPU worker threads still hold pictures handed to

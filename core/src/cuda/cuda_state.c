@@ -784,8 +784,11 @@ int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
         pthread_mutex_lock(&p->lock);
         e->busy = false;
         p->outstanding--;
-            pthread_mutex_unlock(&p->lock);
-        vmaf_error("cuda: out of memory wrapping a preallocated picture");
+        pthread_mutex_unlock(&p->lock);
+        if (err == -ENOMEM)
+            vmaf_error("cuda: out of memory wrapping a preallocated picture");
+        else
+            vmaf_error("cuda: cannot wrap a preallocated picture (%d)", err);
         return err;
     }
     for (unsigned i = 0; i < p->planes; i++) {

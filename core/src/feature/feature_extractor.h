@@ -103,7 +103,10 @@ typedef struct VmafFeatureExtractor {
      * enqueued) and calls vmaf_cuda_frames_done() for it once finished,
      * from collect or on failure. collect appends the scores of every
      * finished frame to the collector; with wait=true it blocks until all
-     * queued frames are in. */
+     * queued frames are in. Once the extractor has failed, reserve and
+     * collect return its error and give up its frames in flight (each
+     * with vmaf_cuda_frames_done()), so that their pictures are freed at
+     * the failure, not at close. */
     int (*reserve)(VmafFex *fex);
     int (*submit)(VmafFex *fex, const struct VmafCudaPlanes *planes);
     int (*collect)(VmafFex *fex, bool wait, VmafFeatureCollector *fc);

@@ -506,14 +506,39 @@ static unsigned oldest(const FloatSsimCudaState *st)
     return (st->next + SLOTS - st->inflight) % SLOTS;
 }
 
+/* After a failure: the frames in flight are given up, not harvested (the
+ * run has failed), and their planes released, so that their pictures go
+ * back to their owner (a pool that FFmpeg's CUDA filter fetches from) now,
+ * not at vmaf_close(). Kernels already queued, which may still run after
+ * an error that did not break the context, are let end first. (The
+ * state's context directly: the failure has been reported already.) */
+static void give_up_frames(FloatSsimCudaState *st)
+{
+    if (st->inflight && st->cu->push(st->cu->ctx) == 0) {
+        if (cudaStreamSynchronize(st->comp) != cudaSuccess)
+            (void)cudaGetLastError();
+        void *prev = NULL;
+        (void)st->cu->pop(&prev);
+    }
+    for (; st->inflight; st->inflight--) {
+        Slot *sl = &st->slot[oldest(st)];
+        if (sl->state == SLOT_SUBMITTED) /* a harvested frame has let go already */
+            vmaf_cuda_frames_done(st->frames, sl->place);
+        sl->state = SLOT_FREE;
+    }
+    st->ndone = 0;
+}
+
 /* Makes room for the next frame: when every slot is in flight, the oldest
  * (the next frame's) is finished now and its scores kept until the next
  * collect, which also frees the frame's place in the context's frames. */
 static int reserve(VmafFex *fex)
 {
     FloatSsimCudaState *st = fex->priv;
-    if (st->err)
+    if (st->err) {
+        give_up_frames(st);
         return st->err;
+    }
     if (st->inflight < SLOTS)
         return 0;
     Slot *sl = &st->slot[st->next];
@@ -606,8 +631,10 @@ out:
 static int collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
 {
     FloatSsimCudaState *st = fex->priv;
-    if (st->err)
+    if (st->err) {
+        give_up_frames(st);
         return st->err;
+    }
     int err = 0;
     for (unsigned i = 0; i < st->ndone && !err; i++)
         err = append(st, st->done[i].index, st->done[i].mean, fc);
