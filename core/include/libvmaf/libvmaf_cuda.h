@@ -33,10 +33,15 @@ typedef struct VmafCudaConfiguration {
  *
  * @param cu_state Receives the state. It is owned by the caller until handed
  *                 to vmaf_cuda_import_state(), which takes ownership (the
- *                 context frees it in vmaf_close()).
+ *                 context frees it in vmaf_close()). libvmaf v3 has no call
+ *                 that frees a state; one that will not be used is released
+ *                 by vmaf_cuda_import_state(NULL, cu_state), which takes it
+ *                 and returns -EINVAL.
  * @param cfg      Optional CUcontext.
- * @return 0 on success, -EINVAL if `cu_state` is NULL or cfg.cu_ctx cannot
- *         be made current, -ENODEV if the library has no CUDA support, no
+ * @return 0 on success, -EINVAL if `cu_state` is NULL, cfg.cu_ctx cannot
+ *         be made current, or the environment variable VMAF_CUDA_DEVICE
+ *         (which picks the device of the primary context) is not the index
+ *         of a visible device, -ENODEV if the library has no CUDA support, no
  *         usable GPU is present, or the GPU's architecture is one this
  *         build has no kernels for (the log names the device and its
  *         compute capability; rebuild with -Dcuda-arch including it),
@@ -46,9 +51,10 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfigura
 
 /**
  * Use this CUDA state for feature extraction in `vmaf`: features requested
- * afterwards, directly or through a model, run on their CUDA twins where one
- * exists and the picture geometry allows it (otherwise on the CPU, with one
- * warning). Takes ownership of `cu_state`, on success and on failure (the
+ * before or after it, directly or through a model, run on their CUDA twins
+ * where one exists and the picture geometry allows it (otherwise on the
+ * CPU, with one warning); the backends are chosen at the first
+ * vmaf_read_pictures(). Takes ownership of `cu_state`, on success and on failure (the
  * context frees it in vmaf_close()), except when the state is already
  * owned: by this context, or by another one, which keeps it (one state
  * serves one context; create a state per context).
