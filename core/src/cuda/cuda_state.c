@@ -56,12 +56,16 @@ int vmaf_cuda_enter_for(struct VmafCudaState *s, const char *who, long frame)
 {
     const int r = s->push(s->ctx);
     if (r) {
-        char at[32] = "";
-        if (frame >= 0)
-            snprintf(at, sizeof(at), "frame %ld: ", frame);
-        vmaf_error("%s: %scould not make the CUDA context of %s current (driver error %d); "
-                   "the context may have been destroyed by its owner",
-                   who, at, s->name, r);
+        /* Said once: the extractors, the frames, the pool and the state
+         * each try again as they are torn down. */
+        if (!atomic_exchange(&s->lost, true)) {
+            char at[32] = "";
+            if (frame >= 0)
+                snprintf(at, sizeof(at), "frame %ld: ", frame);
+            vmaf_error("%s: %scould not make the CUDA context of %s current (driver error "
+                       "%d); the context may have been destroyed by its owner",
+                       who, at, s->name, r);
+        }
         return -EIO;
     }
     return 0;
@@ -192,6 +196,7 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
     }
     atomic_init(&s->refs, 1);
     atomic_init(&s->imported, false);
+    atomic_init(&s->lost, false);
     pthread_mutex_init(&s->copies_lock, NULL);
     snprintf(s->name, sizeof(s->name), "the GPU");
 

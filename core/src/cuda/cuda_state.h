@@ -33,6 +33,7 @@ typedef int (*VmafCuDeviceGet)(int *dev, int ordinal);
 struct VmafCudaState {
     atomic_int refs;   /* the owner, plus one per live picture pool and host copy in use */
     atomic_bool imported; /* owned by a context (vmaf_cuda_import_state) */
+    atomic_bool lost;     /* its context could not be made current: said once */
     void *ctx;         /* CUcontext pushed around every use */
     int device;        /* runtime ordinal (after CUDA_VISIBLE_DEVICES) */
     int cu_device;     /* driver CUdevice of ctx */
