@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,10 @@ static int sticky_error(VmafContext *vmaf)
     return err;
 }
 
+/* Contexts alive: when the last one closes, the picture blocks kept for
+ * reuse are freed. */
+static atomic_uint live_contexts;
+
 int vmaf_init(VmafContext **out, VmafConfiguration cfg)
 {
     if (!out)
@@ -76,6 +81,7 @@ int vmaf_init(VmafContext **out, VmafConfiguration cfg)
     }
     pthread_mutex_init(&vmaf->lock, NULL);
     pthread_cond_init(&vmaf->inst_free, NULL);
+    atomic_fetch_add(&live_contexts, 1); /* vmaf_close() takes it off */
     if (cfg.n_threads > 0) {
         err = vmaf_thread_pool_create(&vmaf->pool, cfg.n_threads, 2 * cfg.n_threads);
         if (err) {
@@ -864,5 +870,7 @@ int vmaf_close(VmafContext *vmaf)
     pthread_cond_destroy(&vmaf->inst_free);
     pthread_mutex_destroy(&vmaf->lock);
     free(vmaf);
+    if (atomic_fetch_sub(&live_contexts, 1) == 1)
+        vmaf_picture_cache_drain();
     return err;
 }

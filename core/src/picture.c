@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -82,6 +83,73 @@ size_t vmaf_picture_plane_layout(unsigned planes, const unsigned pw[3], const un
     return total;
 }
 
+/* Host pictures whose last reference went, kept for the next allocation
+ * of the same size. A program that allocates a picture a frame (FFmpeg's
+ * filter, the vmaf tool) then reuses a few blocks instead of getting fresh
+ * pages from the kernel every frame: their page faults, not the copy,
+ * were most of a 4K frame's time in the library on some machines. Bounded
+ * in count and bytes, and emptied when the last context closes. */
+#define CACHE_SLOTS 8
+#define CACHE_MAX_BYTES ((size_t)512 << 20)
+static struct {
+    pthread_mutex_t lock;
+    unsigned n;
+    size_t bytes;
+    struct {
+        void *mem;
+        size_t size;
+    } e[CACHE_SLOTS];
+} cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static void *cache_take(size_t size)
+{
+    void *mem = NULL;
+    pthread_mutex_lock(&cache.lock);
+    for (unsigned i = cache.n; i-- > 0;) {
+        if (cache.e[i].size == size) {
+            mem = cache.e[i].mem;
+            cache.bytes -= size;
+            cache.e[i] = cache.e[--cache.n];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&cache.lock);
+    return mem;
+}
+
+/* Keeps mem for reuse, or frees it (the oldest entry makes room). */
+static void cache_put(void *mem, size_t size)
+{
+    void *drop = NULL;
+    pthread_mutex_lock(&cache.lock);
+    if (size > CACHE_MAX_BYTES) {
+        drop = mem;
+    } else {
+        while (cache.n && (cache.n == CACHE_SLOTS || cache.bytes + size > CACHE_MAX_BYTES)) {
+            /* The oldest goes; one free at a time, under the lock, is rare. */
+            free(cache.e[0].mem);
+            cache.bytes -= cache.e[0].size;
+            memmove(&cache.e[0], &cache.e[1], sizeof(cache.e[0]) * --cache.n);
+        }
+        cache.e[cache.n].mem = mem;
+        cache.e[cache.n].size = size;
+        cache.n++;
+        cache.bytes += size;
+    }
+    pthread_mutex_unlock(&cache.lock);
+    free(drop);
+}
+
+void vmaf_picture_cache_drain(void)
+{
+    pthread_mutex_lock(&cache.lock);
+    for (unsigned i = 0; i < cache.n; i++)
+        free(cache.e[i].mem);
+    cache.n = 0;
+    cache.bytes = 0;
+    pthread_mutex_unlock(&cache.lock);
+}
+
 int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
                        unsigned w, unsigned h)
 {
@@ -94,7 +162,9 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
                                                    VMAF_PICTURE_ROW_ALIGN, stride, offset);
     for (unsigned i = 0; i < planes; i++)
         pic->stride[i] = (ptrdiff_t)stride[i];
-    uint8_t *mem = aligned_alloc(VMAF_PICTURE_ROW_ALIGN, total);
+    uint8_t *mem = cache_take(total);
+    if (!mem)
+        mem = aligned_alloc(VMAF_PICTURE_ROW_ALIGN, total);
     if (!mem) {
         vmaf_error("out of memory allocating a %ux%u %u-bit picture (%zu bytes)", w, h, bpc,
                    total);
@@ -105,11 +175,12 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
     }
     /* Zeroed as libvmaf's are: a caller that leaves samples unwritten (say,
      * copies w bytes of a 16-bit row instead of 2w) then gets the same
-     * scores on every run, not scores of whatever the heap held before. */
+     * scores on every run, not scores of a picture freed before. */
     memset(mem, 0, total);
     for (unsigned i = 0; i < planes; i++)
         pic->data[i] = mem + offset[i];
     ((VmafPicturePriv *)pic->priv)->alloc = mem;
+    ((VmafPicturePriv *)pic->priv)->size = total;
     return 0;
 }
 
@@ -143,8 +214,8 @@ int vmaf_picture_unref(VmafPicture *pic)
         VmafPicturePriv *priv = pic->priv;
         if (priv && priv->release)
             priv->release(priv->cookie, pic);
-        else if (priv)
-            free(priv->alloc);
+        else if (priv && priv->alloc)
+            cache_put(priv->alloc, priv->size);
         free(priv);
         free(pic->ref);
     }

@@ -17,7 +17,11 @@ typedef struct VmafPicturePriv {
     void (*release)(void *cookie, VmafPicture *pic);
     void *cookie;
     void *alloc; /* one host allocation holding every plane, when not pooled */
+    size_t size; /* its length */
 } VmafPicturePriv;
+
+/* Frees the host picture blocks kept for reuse (the last vmaf_close()). */
+void vmaf_picture_cache_drain(void);
 
 /* Planes of a picture whose storage someone else owns: sets up the
  * reference count and priv so that the last unref calls release(cookie). */

@@ -371,7 +371,7 @@ static void test_log_callback(void)
  * where the heap hands back memory that earlier pictures dirtied: a caller
  * that leaves samples unwritten gets the same scores on every run. Batches
  * of eight, dirtied and released together, so that the next batch reuses
- * their blocks (glibc does from the second batch of each depth). */
+ * their blocks (the library keeps freed blocks for reuse). */
 static void test_picture_zeroed(void)
 {
     for (unsigned bpc = 8; bpc <= 10; bpc += 2) {
