@@ -89,7 +89,7 @@ size_t vmaf_picture_plane_layout(unsigned planes, const unsigned pw[3], const un
  * pages from the kernel every frame: their page faults, not the copy,
  * were most of a 4K frame's time in the library on some machines. Bounded
  * in count and bytes, and emptied when the last context closes. */
-#define CACHE_SLOTS 8
+#define CACHE_SLOTS 32
 #define CACHE_MAX_BYTES ((size_t)512 << 20)
 static struct {
     pthread_mutex_t lock;
