@@ -88,7 +88,8 @@ size_t vmaf_picture_plane_layout(unsigned planes, const unsigned pw[3], const un
  * filter, the vmaf tool) then reuses a few blocks instead of getting fresh
  * pages from the kernel every frame: their page faults, not the copy,
  * were most of a 4K frame's time in the library on some machines. Bounded
- * in count and bytes, and emptied when the last context closes. */
+ * in count and bytes, and emptied when the last context closes (blocks
+ * freed while no context is open wait for the next close). */
 #define CACHE_SLOTS 32
 #define CACHE_MAX_BYTES ((size_t)512 << 20)
 static struct {
@@ -101,6 +102,26 @@ static struct {
     } e[CACHE_SLOTS];
 } cache = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
+/* Under AddressSanitizer a kept block is poisoned, so that a write through
+ * a picture after its last unref is still reported, as a use after free
+ * would be. */
+#if defined(__SANITIZE_ADDRESS__)
+#define PICTURE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PICTURE_ASAN 1
+#endif
+#endif
+#ifdef PICTURE_ASAN
+#include <sanitizer/asan_interface.h>
+#define CACHE_POISON(m, n) ASAN_POISON_MEMORY_REGION(m, n)
+#define CACHE_UNPOISON(m, n) ASAN_UNPOISON_MEMORY_REGION(m, n)
+#else
+#define CACHE_POISON(m, n) ((void)(m), (void)(n))
+#define CACHE_UNPOISON(m, n) ((void)(m), (void)(n))
+#endif
+
+/* The newest block of that size; entries stay oldest first. */
 static void *cache_take(size_t size)
 {
     void *mem = NULL;
@@ -109,11 +130,14 @@ static void *cache_take(size_t size)
         if (cache.e[i].size == size) {
             mem = cache.e[i].mem;
             cache.bytes -= size;
-            cache.e[i] = cache.e[--cache.n];
+            memmove(&cache.e[i], &cache.e[i + 1], sizeof(cache.e[0]) * (cache.n - i - 1));
+            cache.n--;
             break;
         }
     }
     pthread_mutex_unlock(&cache.lock);
+    if (mem)
+        CACHE_UNPOISON(mem, size);
     return mem;
 }
 
@@ -127,10 +151,12 @@ static void cache_put(void *mem, size_t size)
     } else {
         while (cache.n && (cache.n == CACHE_SLOTS || cache.bytes + size > CACHE_MAX_BYTES)) {
             /* The oldest goes; one free at a time, under the lock, is rare. */
+            CACHE_UNPOISON(cache.e[0].mem, cache.e[0].size);
             free(cache.e[0].mem);
             cache.bytes -= cache.e[0].size;
             memmove(&cache.e[0], &cache.e[1], sizeof(cache.e[0]) * --cache.n);
         }
+        CACHE_POISON(mem, size);
         cache.e[cache.n].mem = mem;
         cache.e[cache.n].size = size;
         cache.n++;
@@ -143,8 +169,10 @@ static void cache_put(void *mem, size_t size)
 void vmaf_picture_cache_drain(void)
 {
     pthread_mutex_lock(&cache.lock);
-    for (unsigned i = 0; i < cache.n; i++)
+    for (unsigned i = 0; i < cache.n; i++) {
+        CACHE_UNPOISON(cache.e[i].mem, cache.e[i].size);
         free(cache.e[i].mem);
+    }
     cache.n = 0;
     cache.bytes = 0;
     pthread_mutex_unlock(&cache.lock);

@@ -52,13 +52,13 @@ int vmaf_cuda_errno(cudaError_t e)
     }
 }
 
-int vmaf_cuda_enter_for(struct VmafCudaState *s, const char *who, long frame)
+static int enter(struct VmafCudaState *s, const char *who, long frame, bool teardown)
 {
     const int r = s->push(s->ctx);
     if (r) {
-        /* Said once: the extractors, the frames, the pool and the state
-         * each try again as they are torn down. */
-        if (!atomic_exchange(&s->lost, true)) {
+        /* In a teardown, said once: the extractors, the frames, the pool
+         * and the state each try again as they are freed. */
+        if (!atomic_exchange(&s->lost, true) || !teardown) {
             char at[32] = "";
             if (frame >= 0)
                 snprintf(at, sizeof(at), "frame %ld: ", frame);
@@ -71,9 +71,19 @@ int vmaf_cuda_enter_for(struct VmafCudaState *s, const char *who, long frame)
     return 0;
 }
 
+int vmaf_cuda_enter_for(struct VmafCudaState *s, const char *who, long frame)
+{
+    return enter(s, who, frame, false);
+}
+
 int vmaf_cuda_enter(struct VmafCudaState *s)
 {
-    return vmaf_cuda_enter_for(s, "cuda", -1);
+    return enter(s, "cuda", -1, false);
+}
+
+int vmaf_cuda_enter_teardown(struct VmafCudaState *s)
+{
+    return enter(s, "cuda", -1, true);
 }
 
 void vmaf_cuda_leave(struct VmafCudaState *s)
@@ -312,7 +322,7 @@ void vmaf_cuda_state_free(struct VmafCudaState *s)
     vmaf_team_destroy(s->copy_team);
     /* Copies still referenced hold the state: these are all there are. */
     if (s->free_copies) {
-        if (!vmaf_cuda_enter(s)) {
+        if (!vmaf_cuda_enter_teardown(s)) {
             free_copies(s->free_copies, true);
             vmaf_cuda_leave(s);
         } else {
@@ -547,7 +557,7 @@ static void pool_destroy(struct VmafCudaPicturePool *p)
      * cannot be made current, its owner destroyed it, and that freed every
      * allocation made in it: nothing is left to free but host memory. */
     const bool cuda_mem = p->method != VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST;
-    const bool entered = cuda_mem && !vmaf_cuda_enter(p->cu);
+    const bool entered = cuda_mem && !vmaf_cuda_enter_teardown(p->cu);
     for (unsigned i = 0; i < p->n; i++) {
         void *m = p->entry[i].mem;
         if (!m)

@@ -33,7 +33,7 @@ typedef int (*VmafCuDeviceGet)(int *dev, int ordinal);
 struct VmafCudaState {
     atomic_int refs;   /* the owner, plus one per live picture pool and host copy in use */
     atomic_bool imported; /* owned by a context (vmaf_cuda_import_state) */
-    atomic_bool lost;     /* its context could not be made current: said once */
+    atomic_bool lost;     /* its context could not be made current (a teardown says it once) */
     void *ctx;         /* CUcontext pushed around every use */
     int device;        /* runtime ordinal (after CUDA_VISIBLE_DEVICES) */
     int cu_device;     /* driver CUdevice of ctx */
@@ -64,6 +64,9 @@ int vmaf_cuda_enter(struct VmafCudaState *s);
 /* The same, with the failure's line naming `who` and, when `frame` is not
  * negative, the frame: the caller then logs nothing more. */
 int vmaf_cuda_enter_for(struct VmafCudaState *s, const char *who, long frame);
+/* As vmaf_cuda_enter(), for freeing: a lost context is logged once for
+ * all the parts freed after it. */
+int vmaf_cuda_enter_teardown(struct VmafCudaState *s);
 /* Restores the context that was current before vmaf_cuda_enter(). */
 void vmaf_cuda_leave(struct VmafCudaState *s);
 

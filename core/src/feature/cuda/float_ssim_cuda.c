@@ -549,18 +549,23 @@ static int reserve(VmafFex *fex)
         return st->err = -EBUSY;
     }
     int err = vmaf_cuda_enter_for(st->cu, NAME, (long)sl->index);
-    if (err)
-        return st->err = err;
-    if (sl->state == SLOT_SUBMITTED)
-        err = harvest(st, sl);
     if (!err) {
-        st->done[st->ndone].index = sl->index;
-        memcpy(st->done[st->ndone].mean, sl->mean, sizeof(sl->mean));
-        st->ndone++;
-        sl->state = SLOT_FREE;
-        st->inflight--;
+        if (sl->state == SLOT_SUBMITTED)
+            err = harvest(st, sl);
+        if (!err) {
+            st->done[st->ndone].index = sl->index;
+            memcpy(st->done[st->ndone].mean, sl->mean, sizeof(sl->mean));
+            st->ndone++;
+            sl->state = SLOT_FREE;
+            st->inflight--;
+        }
+        vmaf_cuda_leave(st->cu);
     }
-    vmaf_cuda_leave(st->cu);
+    if (err) {
+        if (!st->err)
+            st->err = err;
+        give_up_frames(st);
+    }
     return err;
 }
 
@@ -642,8 +647,11 @@ static int collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
     if (err || !st->inflight)
         return err;
     err = vmaf_cuda_enter_for(st->cu, NAME, (long)st->slot[oldest(st)].index);
-    if (err)
-        return st->err = err;
+    if (err) {
+        st->err = err;
+        give_up_frames(st);
+        return err;
+    }
     while (st->inflight && !err) {
         Slot *sl = &st->slot[oldest(st)];
         if (sl->state == SLOT_SUBMITTED) {
@@ -665,6 +673,10 @@ static int collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
         st->inflight--;
     }
     vmaf_cuda_leave(st->cu);
+    if (err && !st->err)
+        st->err = err;
+    if (st->err)
+        give_up_frames(st); /* failed just now: its pictures go back at once */
     return err;
 }
 
@@ -680,7 +692,7 @@ static void close_fex(VmafFex *fex)
         return;
     /* Frames still in flight keep their pictures held: the context's frames
      * give them back when they are freed, after this. */
-    if (!vmaf_cuda_enter(st->cu)) {
+    if (!vmaf_cuda_enter_teardown(st->cu)) {
         teardown(st);
         vmaf_cuda_leave(st->cu);
     }
