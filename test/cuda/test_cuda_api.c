@@ -323,9 +323,10 @@ static void failure_is_one_line(void)
  * vmaf_close(): the frames in flight are given up, so a caller that goes
  * on fetching (FFmpeg's CUDA filter fetches before it learns of the error)
  * gets every picture of the pool. */
-static void pool_back_after_failure(void)
+static void pool_back_after_failure(bool at_collect)
 {
-    const char *what = "pool after a failed frame";
+    const char *what = at_collect ? "pool after a frame failed at its collect"
+                                  : "pool after a failed frame";
     const unsigned bad = 2;
     VmafContext *ctx = new_context(true, "float_ssim");
     VmafCudaPictureConfiguration pc = {
@@ -337,15 +338,29 @@ static void pool_back_after_failure(void)
     err = err ? err
               : read_pool_frames(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, bad,
                                  "frame", what);
-    vmaf_float_ssim_cuda_fail_at(bad);
     Capture cap;
     capture_begin(&cap);
-    VmafPicture p[2];
-    if (!err && !fetch_pair(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, bad, p, what))
-        err = vmaf_read_pictures(ctx, &p[0], &p[1], bad);
+    if (!at_collect) {
+        vmaf_float_ssim_cuda_fail_at(bad);
+        VmafPicture p[2];
+        if (!err && !fetch_pair(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, bad, p, what))
+            err = vmaf_read_pictures(ctx, &p[0], &p[1], bad);
+        vmaf_float_ssim_cuda_fail_at(-1);
+    } else {
+        /* The fault of frame `bad` shows when it is collected: at its own
+         * read if its kernels are quick, at the latest when a frame that
+         * many frames in flight later makes room for itself. */
+        vmaf_float_ssim_cuda_fail_harvest_at(bad);
+        for (unsigned f = bad; !err && f < FRAMES; f++) {
+            VmafPicture p[2];
+            err = fetch_pair(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, f, p, what);
+            if (!err)
+                err = vmaf_read_pictures(ctx, &p[0], &p[1], f);
+        }
+        vmaf_float_ssim_cuda_fail_harvest_at(-1);
+    }
     capture_end(&cap);
-    vmaf_float_ssim_cuda_fail_at(-1);
-    CHECK(err == -EIO, "%s: the failed frame gave %d, want -EIO", what, err);
+    CHECK(err == -EIO, "%s: the failed frame gave %d, want -EIO; log: %s", what, err, cap.text);
     VmafPicture all[VMAF_CUDA_POOL_PICTURES];
     unsigned got = 0;
     capture_begin(&cap);
@@ -679,7 +694,8 @@ int main(void)
     own_context();
     after_failed_calls();
     failure_is_one_line();
-    pool_back_after_failure();
+    pool_back_after_failure(false);
+    pool_back_after_failure(true);
     state_in_two_contexts();
     foreign_pool_pictures();
     caller_holds_pool(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, 0, 0,

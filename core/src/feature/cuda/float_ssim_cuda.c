@@ -124,6 +124,7 @@ void vmaf_ssim_cuda_consts(SsimCudaConsts *k)
 static atomic_bool force_redo;
 static atomic_int force_shape = -1;
 static atomic_long fail_frame = -1;
+static atomic_long fail_harvest_frame = -1;
 static atomic_bool fail_capture;
 
 static const char *const provided_features[] = SSIM_PROVIDED_FEATURES;
@@ -339,6 +340,11 @@ void vmaf_float_ssim_cuda_fail_at(long frame)
     atomic_store(&fail_frame, frame);
 }
 
+void vmaf_float_ssim_cuda_fail_harvest_at(long frame)
+{
+    atomic_store(&fail_harvest_frame, frame);
+}
+
 void vmaf_float_ssim_cuda_fail_captures(bool on)
 {
     atomic_store(&fail_capture, on);
@@ -352,6 +358,8 @@ void vmaf_float_ssim_cuda_force_shape(int shape)
 static int harvest(FloatSsimCudaState *st, Slot *sl)
 {
     cudaError_t e = cudaEventSynchronize(sl->done);
+    if (e == cudaSuccess && (long)sl->index == atomic_load(&fail_harvest_frame))
+        e = cudaErrorLaunchFailure;
     if (e != cudaSuccess)
         return fail(st, e, "waiting for the kernels", sl->index);
     SsimCudaOut *o = sl->hout;

@@ -46,6 +46,11 @@ void vmaf_float_ssim_cuda_force_shape(int shape);
  * path); -1 turns it off. Process-wide. */
 void vmaf_float_ssim_cuda_fail_at(long frame);
 
+/* Tests only: waiting for the kernels of frame `frame` fails, as a fault
+ * that only shows when the frame is collected would; -1 turns it off.
+ * Process-wide. */
+void vmaf_float_ssim_cuda_fail_harvest_at(long frame);
+
 /* Tests only: every graph capture fails from now on, as on a driver or
  * process that does not allow it, so that the launches one by one are
  * tested on host pictures too. Process-wide. */
