@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,10 +142,15 @@ static void *cache_take(size_t size)
     return mem;
 }
 
-/* Keeps mem for reuse, or frees it (the oldest entry makes room). */
+/* Keeps mem for reuse, or frees it (the oldest entry makes room). A kept
+ * block is zeroed here, by whoever drops the last reference (with worker
+ * threads, the worker that scored the frame), so that the next allocation,
+ * on the reading thread, costs no pass over the frame. */
 static void cache_put(void *mem, size_t size)
 {
     void *drop = NULL;
+    if (size <= CACHE_MAX_BYTES)
+        memset(mem, 0, size);
     pthread_mutex_lock(&cache.lock);
     if (size > CACHE_MAX_BYTES) {
         drop = mem;
@@ -190,8 +196,9 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
                                                    VMAF_PICTURE_ROW_ALIGN, stride, offset);
     for (unsigned i = 0; i < planes; i++)
         pic->stride[i] = (ptrdiff_t)stride[i];
-    uint8_t *mem = cache_take(total);
-    if (!mem)
+    uint8_t *mem = cache_take(total); /* zeroed when it was kept */
+    const bool fresh = !mem;
+    if (fresh)
         mem = aligned_alloc(VMAF_PICTURE_ROW_ALIGN, total);
     if (!mem) {
         vmaf_error("out of memory allocating a %ux%u %u-bit picture (%zu bytes)", w, h, bpc,
@@ -204,7 +211,8 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
     /* Zeroed as libvmaf's are: a caller that leaves samples unwritten (say,
      * copies w bytes of a 16-bit row instead of 2w) then gets the same
      * scores on every run, not scores of a picture freed before. */
-    memset(mem, 0, total);
+    if (fresh)
+        memset(mem, 0, total);
     for (unsigned i = 0; i < planes; i++)
         pic->data[i] = mem + offset[i];
     ((VmafPicturePriv *)pic->priv)->alloc = mem;
