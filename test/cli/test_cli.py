@@ -488,6 +488,23 @@ def interrupt(p, sig=signal.SIGINT):
     return se.decode("utf-8", "replace")
 
 
+def start_on_fifo(fifo, dis, out, **kw):
+    """Starts vmaf reading the reference from a new FIFO and feeds it a
+    header and 80 frames: more than a pipe buffer holds, so when this
+    returns vmaf is reading (its handlers installed) and waits for frame
+    80. Returns (process, the FIFO's writer, one frame's bytes)."""
+    os.mkfifo(fifo)
+    p = subprocess.Popen([VMAF, "-r", fifo, "-d", dis, "-n", "--feature", "float_ssim", "--json",
+                          "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    w = open(fifo, "wb")
+    w.write(b"YUV4MPEG2 W32 H24 C420jpeg\n")
+    one = frame_bytes("420", 32, 24, 8, 0, False)
+    for i in range(80):
+        w.write(b"FRAME\n" + one)
+    w.flush()
+    return p, w, one
+
+
 def test_sigint(tmp):
     """SIGINT while scoring: exit 130, no report, no temporary file; SIGTERM
     (timeout, systemd, docker) and SIGHUP the same, exit 128 + signal."""
@@ -495,21 +512,10 @@ def test_sigint(tmp):
     write_y4m(dis, "420", 32, 24, 8, 200, True)
     for sig, name in ((signal.SIGINT, "SIGINT"), (signal.SIGTERM, "SIGTERM"),
                       (signal.SIGHUP, "SIGHUP")):
-        fifo = os.path.join(tmp, "ref_%s.fifo" % name)
-        os.mkfifo(fifo)
         outdir = os.path.join(tmp, "sigout_" + name)
         os.mkdir(outdir)
-        out = os.path.join(outdir, "r.json")
-        p = subprocess.Popen([VMAF, "-r", fifo, "-d", dis, "-n", "--feature", "float_ssim",
-                              "--json", "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        w = open(fifo, "wb")
-        w.write(b"YUV4MPEG2 W32 H24 C420jpeg\n")
-        # More than a pipe buffer holds: when the writes return, vmaf is
-        # reading (its handler installed) and then waits for frame 80.
-        one = frame_bytes("420", 32, 24, 8, 0, False)
-        for i in range(80):
-            w.write(b"FRAME\n" + one)
-        w.flush()
+        p, w, _ = start_on_fifo(os.path.join(tmp, "ref_%s.fifo" % name), dis,
+                                os.path.join(outdir, "r.json"))
         se = interrupt(p, sig)
         w.close()
         check(p.returncode == 128 + sig, f"{name}: exit {p.returncode}, stderr {se!r}")
@@ -518,18 +524,9 @@ def test_sigint(tmp):
         check(os.listdir(outdir) == [], f"{name} leaves no report: {os.listdir(outdir)}")
     # A signal the parent ignores stays ignored (nohup's SIGHUP): the run
     # goes on to the end and writes its report.
-    fifo = os.path.join(tmp, "ref_nohup.fifo")
-    os.mkfifo(fifo)
     out = os.path.join(tmp, "nohup.json")
-    p = subprocess.Popen([VMAF, "-r", fifo, "-d", dis, "-n", "--feature", "float_ssim", "--json",
-                          "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
-    w = open(fifo, "wb")
-    w.write(b"YUV4MPEG2 W32 H24 C420jpeg\n")
-    one = frame_bytes("420", 32, 24, 8, 0, False)
-    for i in range(80):
-        w.write(b"FRAME\n" + one)
-    w.flush()
+    p, w, one = start_on_fifo(os.path.join(tmp, "ref_nohup.fifo"), dis, out,
+                              preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
     time.sleep(0.5)
     p.send_signal(signal.SIGHUP)
     for i in range(120):
