@@ -652,8 +652,11 @@ static int collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
     for (unsigned i = 0; i < st->ndone && !err; i++)
         err = append(st, st->done[i].index, st->done[i].mean, fc);
     st->ndone = 0;
-    if (err || !st->inflight)
+    if (err || !st->inflight) {
+        if (st->err)
+            give_up_frames(st);
         return err;
+    }
     err = vmaf_cuda_enter_for(st->cu, NAME, (long)st->slot[oldest(st)].index);
     if (err) {
         st->err = err;
