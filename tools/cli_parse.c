@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli_parse.h"
+#include "one_line.h"
 
 enum {
     OPT_XML = 256,
@@ -131,10 +132,7 @@ static int fail(char *err, size_t err_sz, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, err_sz, fmt, ap);
         va_end(ap);
-        /* Arguments are echoed in the message, which must stay one line. */
-        for (char *c = err; *c; c++)
-            if ((unsigned char)*c < 0x20 || *c == 0x7f)
-                *c = '?';
+        one_line(err); /* arguments are echoed in the message */
     }
     return -EINVAL;
 }

@@ -20,6 +20,7 @@
 #include "libvmaf/libvmaf_cuda.h"
 
 #include "cli_parse.h"
+#include "one_line.h"
 #include "input/input.h"
 #include "input/pair.h"
 #include "team.h"
@@ -156,9 +157,7 @@ static int report(int status, const char *fmt, ...)
         line = buf;
     }
     /* Paths and names are echoed in the message, which must stay one line. */
-    for (char *c = line; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
+    one_line(line);
     end_progress_line();
     fprintf(stderr, "vmaf: %s\n", line);
     if (line != buf)
@@ -463,7 +462,7 @@ static double now_s(void)
 static void put_label(FILE *f, const char *name)
 {
     for (const char *c = name; *c; c++)
-        fputc(((unsigned char)*c < 0x20 || *c == 0x7f) ? '?' : *c, f);
+        fputc(one_line_char(*c), f);
     fputs(": ", f);
 }
 

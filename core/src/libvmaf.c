@@ -523,11 +523,17 @@ static void frame_job(void *arg)
     free(job);
 }
 
+/* A request served by a device extractor that has started. */
+static bool device_running(const VmafFeatureRequest *r)
+{
+    return r->use && r->use->backend != VMAF_FEX_BACKEND_CPU && r->n_inst;
+}
+
 static int collect_devices(VmafContext *vmaf, bool wait)
 {
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         VmafFeatureRequest *r = &vmaf->req[i];
-        if (r->use && r->use->backend != VMAF_FEX_BACKEND_CPU && r->n_inst) {
+        if (device_running(r)) {
             int err = r->use->collect(&r->inst[0], wait, vmaf->fc);
             if (err)
                 return err;
@@ -545,8 +551,7 @@ static void release_device_frames(VmafContext *vmaf)
 {
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         VmafFeatureRequest *r = &vmaf->req[i];
-        if (r->use && r->use->backend != VMAF_FEX_BACKEND_CPU && r->n_inst &&
-            r->use->collect(&r->inst[0], true, vmaf->fc))
+        if (device_running(r) && r->use->collect(&r->inst[0], true, vmaf->fc))
             (void)r->use->collect(&r->inst[0], true, vmaf->fc);
     }
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "input/input.h"
+#include "one_line.h"
 #include "team.h"
 
 #define SCRATCH_SIZE ((size_t)1 << 16)
@@ -22,10 +23,7 @@ int input_set_error(InputContext *ctx, int err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(ctx->err, sizeof(ctx->err), fmt, ap);
     va_end(ap);
-    /* Paths are echoed in the message, which must stay one line. */
-    for (char *c = ctx->err; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            *c = '?';
+    one_line(ctx->err); /* paths are echoed in the message */
     return err;
 }
 

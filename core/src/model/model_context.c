@@ -124,7 +124,14 @@ static int check_used_name(const VmafContext *vmaf, const VmafModel *who, const 
     return 0;
 }
 
-static const char *const coll_suffix[4] = {"_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi"};
+/* Score k (0..3) a collection stores beside its members': NAME_bagging,
+ * NAME_stddev, NAME_ci_p95_lo, NAME_ci_p95_hi. */
+static const char *coll_score_name(char (*buf)[320], const char *coll, int k)
+{
+    static const char *const suffix[4] = {"_bagging", "_stddev", "_ci_p95_lo", "_ci_p95_hi"};
+    snprintf(*buf, sizeof(*buf), "%s%s", coll, suffix[k]);
+    return *buf;
+}
 
 static int check_score_names(const VmafContext *vmaf, VmafModel *const *models,
                              unsigned n_models, const char *coll)
@@ -137,8 +144,8 @@ static int check_score_names(const VmafContext *vmaf, VmafModel *const *models,
             return err;
     }
     for (int k = 0; coll && k < 4; k++) {
-        char name[320];
-        snprintf(name, sizeof(name), "%s%s", coll, coll_suffix[k]);
+        char buf[320];
+        const char *name = coll_score_name(&buf, coll, k);
         int err = check_score_name(models, n_models, models[0], name);
         if (!err)
             err = check_used_name(vmaf, models[0], name);
@@ -178,9 +185,8 @@ static int remember_score_names(VmafContext *vmaf, VmafModel *const *models, uns
     for (unsigned i = 0; i < n_models && !err; i++)
         err = remember_name(vmaf, models[i], models[i]->name);
     for (int k = 0; coll && k < 4 && !err; k++) {
-        char name[320];
-        snprintf(name, sizeof(name), "%s%s", coll, coll_suffix[k]);
-        err = remember_name(vmaf, models[0], name);
+        char buf[320];
+        err = remember_name(vmaf, models[0], coll_score_name(&buf, coll, k));
     }
     if (err)
         vmaf_error("model %s: out of memory", models[0]->name);
