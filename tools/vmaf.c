@@ -1050,12 +1050,13 @@ int main(int argc, char *argv[])
     VmafModelCollectionScore coll_score[CLI_MAX_MODELS];
     memset(coll_score, 0, sizeof(coll_score));
     for (unsigned i = 0; i < c.model_cnt && !c.no_prediction; i++) {
-        err = models[i].collection
-            ? vmaf_score_pooled_model_collection(vmaf, models[i].collection,
-                                                 VMAF_POOL_METHOD_MEAN, &coll_score[i], 0,
-                                                 idx - 1)
-            : vmaf_score_pooled(vmaf, models[i].model, VMAF_POOL_METHOD_MEAN, &model_score[i],
-                                0, idx - 1);
+        /* A collection's model "0" is pooled as a plain model too. */
+        err = vmaf_score_pooled(vmaf, models[i].model, VMAF_POOL_METHOD_MEAN, &model_score[i], 0,
+                                idx - 1);
+        if (!err && models[i].collection)
+            err = vmaf_score_pooled_model_collection(vmaf, models[i].collection,
+                                                     VMAF_POOL_METHOD_MEAN, &coll_score[i], 0,
+                                                     idx - 1);
         if (err) {
             status = report(VMAF_EXIT_SCORING, "cannot pool model scores (%s): %s",
                             models[i].label, lib_why(strerror(-err)));
@@ -1094,24 +1095,26 @@ int main(int argc, char *argv[])
      * lost (the reference tool does the same). */
     FILE *sum = c.quiet && c.output_path ? NULL
               : c.output_path && !strcmp(c.output_path, "-") ? stderr : stdout;
+    /* As the reference prints them: every model's pooled score (a
+     * collection's model "0" included), then each collection's bagging
+     * score with its interval and deviation. */
     for (unsigned i = 0; sum && i < c.model_cnt && !c.no_prediction; i++) {
-        if (models[i].collection) {
-            const VmafModelCollectionScore *cs = &coll_score[i];
-            if (cs->type != VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP)
-                continue;
-            put_label(sum, models[i].label);
-            put_score(sum, c.precision_fmt, cs->bootstrap.bagging_score);
-            fputs(", ci.p95: [", sum);
-            put_score(sum, c.precision_fmt, cs->bootstrap.ci.p95.lo);
-            fputs(", ", sum);
-            put_score(sum, c.precision_fmt, cs->bootstrap.ci.p95.hi);
-            fputs("], stddev: ", sum);
-            put_score(sum, c.precision_fmt, cs->bootstrap.stddev);
-            fputc('\n', sum);
-            continue;
-        }
         put_label(sum, models[i].label);
         put_score(sum, c.precision_fmt, model_score[i]);
+        fputc('\n', sum);
+    }
+    for (unsigned i = 0; sum && i < c.model_cnt && !c.no_prediction; i++) {
+        const VmafModelCollectionScore *cs = &coll_score[i];
+        if (!models[i].collection || cs->type != VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP)
+            continue;
+        put_label(sum, models[i].label);
+        put_score(sum, c.precision_fmt, cs->bootstrap.bagging_score);
+        fputs(", ci.p95: [", sum);
+        put_score(sum, c.precision_fmt, cs->bootstrap.ci.p95.lo);
+        fputs(", ", sum);
+        put_score(sum, c.precision_fmt, cs->bootstrap.ci.p95.hi);
+        fputs("], stddev: ", sum);
+        put_score(sum, c.precision_fmt, cs->bootstrap.stddev);
         fputc('\n', sum);
     }
     for (unsigned i = 0; sum && i < c.feature_cnt; i++) {

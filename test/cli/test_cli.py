@@ -1128,6 +1128,25 @@ def test_models(tmp, models):
         m = doc["frames"][0]["metrics"]
         check("lin" in m and "rbf" in m and "float_ssim" in m, f"model scores in report: {sorted(m)}")
         check("lin" in doc["pooled_metrics"], "pooled model score")
+    # A collection: as the reference prints it, model "0"'s pooled score,
+    # then the bagging score with its interval and deviation, each equal to
+    # the report's pooled means.
+    coll = os.path.join(models, "ssim_collection.json")
+    if check(os.path.exists(coll), f"test collection in {models}"):
+        rc, so, se = run(["-r", ref, "-d", dis, "-m", "path=" + coll, "--json", "-o", out])
+        lines = so.strip().splitlines()
+        num = r"(-?\d+\.\d{6})"
+        head = re.match(r"^%s: %s$" % (re.escape(coll), num), lines[0]) if lines else None
+        bag = re.match(r"^%s: %s, ci\.p95: \[%s, %s\], stddev: %s$" % ((re.escape(coll),) + (num,) * 4),
+                       lines[-1]) if lines else None
+        if check(rc == 0 and len(lines) == 2 and head and bag,
+                 f"collection summary: {rc} {so!r} {se!r}"):
+            pm = json.load(open(out))["pooled_metrics"]
+            want = [pm[k]["mean"] for k in ("vmaf", "vmaf_bagging", "vmaf_ci_p95_lo",
+                                            "vmaf_ci_p95_hi", "vmaf_stddev")]
+            got = [float(head.group(1))] + [float(g) for g in bag.groups()]
+            check(got == want and want[0] != want[1] and want[4] > 0,
+                  f"collection summary {got} against the report's means {want}")
     rc, so, se = run(["-r", ref, "-d", dis, "-m", "path=%s:float_ssim.scale=1" % lin, "-q"])
     check(rc == 0, f"feature overload: {rc} {se}")
     expect_error(["-r", ref, "-d", dis, "-m", "path=%s:nofeat.scale=2" % lin], "model", "nofeat",
