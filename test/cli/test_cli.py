@@ -271,6 +271,15 @@ def test_reports(tmp):
         check(s == [full[1]], f"skip 1 + count 1 scores frame 1: {s} vs {full}")
     rc, so, se = run(base + ["--json", "-o", out, "--threads", "2", "--subsample", "1"])
     check(rc == 0, f"threads: {rc} {se}")
+    # --subsample 2: frames 0 and 2 only, pooled over those two.
+    rc, so, se = run(base + ["--json", "-o", out, "--subsample", "2", "--precision", "max"])
+    if check(rc == 0, f"--subsample 2: {rc} {se}") and full:
+        doc = json.load(open(out))
+        got = [(f["frameNum"], f["metrics"]["float_ssim"]) for f in doc["frames"]]
+        check(got == [(0, full[0]), (2, full[2])], f"--subsample 2 frames: {got} vs {full}")
+        pm = doc["pooled_metrics"]["float_ssim"]
+        check(pm["min"] == min(full[0], full[2]) and pm["max"] == max(full[0], full[2]),
+              f"--subsample 2 pooled over frames 0 and 2: {pm} vs {full}")
     # backends
     rc, so, se = run(base + ["--backend", "cpu", "--json", "-o", out])
     check(rc == 0 and "backend" not in se, f"--backend cpu: {rc} {se!r}")
@@ -488,14 +497,15 @@ def interrupt(p, sig=signal.SIGINT):
     return se.decode("utf-8", "replace")
 
 
-def start_on_fifo(fifo, dis, out, **kw):
-    """Starts vmaf reading the reference from a new FIFO and feeds it a
-    header and 80 frames: more than a pipe buffer holds, so when this
-    returns vmaf is reading (its handlers installed) and waits for frame
-    80. Returns (process, the FIFO's writer, one frame's bytes)."""
+def start_on_fifo(fifo, dis, out, extra=(), **kw):
+    """Starts vmaf (with the options extra) reading the reference from a new
+    FIFO and feeds it a header and 80 frames: more than a pipe buffer holds,
+    so when this returns vmaf is reading (its handlers installed) and waits
+    for frame 80. Returns (process, the FIFO's writer, one frame's bytes)."""
     os.mkfifo(fifo)
     p = subprocess.Popen([VMAF, "-r", fifo, "-d", dis, "-n", "--feature", "float_ssim", "--json",
-                          "-o", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+                          "-o", out] + list(extra), stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, **kw)
     w = open(fifo, "wb")
     w.write(b"YUV4MPEG2 W32 H24 C420jpeg\n")
     one = frame_bytes("420", 32, 24, 8, 0, False)
@@ -535,6 +545,30 @@ def test_sigint(tmp):
     _, se = finish_or_hang(p, "ignored SIGHUP")
     check(p.returncode == 0 and os.path.exists(out) and len(json_scores(out)[0]) == 200,
           f"ignored SIGHUP: exit {p.returncode}, stderr {se!r}")
+
+
+def test_threads(tmp):
+    """--threads N reaches the library: a run waiting on its input holds N
+    more threads than the same run with --threads 0."""
+    task = "/proc/self/task"
+    if not os.path.isdir(task):
+        print("test_threads: SKIP, no /proc/PID/task here", file=sys.stderr)
+        return
+    dis = os.path.join(tmp, "thr_d.y4m")
+    write_y4m(dis, "420", 32, 24, 8, 200, True)
+    held = {}
+    for n in (0, 3):
+        p, w, _ = start_on_fifo(os.path.join(tmp, "thr%d.fifo" % n), dis,
+                                os.path.join(tmp, "thr%d.json" % n), ["--threads", str(n)])
+        time.sleep(0.3)
+        try:
+            held[n] = len(os.listdir("/proc/%d/task" % p.pid))
+        except OSError:
+            held[n] = None
+        interrupt(p)
+        w.close()
+    check(None not in held.values() and held[3] - held[0] >= 3,
+          f"--threads 3 starts 3 worker threads: {held}")
 
 
 def feed(fifo, data):
@@ -1218,6 +1252,15 @@ def parity(tmp, golden, vectors, every=False, backend=None):
                 for how, val in pooled.items():
                     got = doc["pooled_metrics"].get(key, {}).get(how)
                     check(val is None or got == val, f"parity {vid} {opt} pooled {key} {how}: {got!r} != {val!r}")
+            if run_ is runs[0]:
+                # The summary, the only result of a run without a report,
+                # is the pooled mean too.
+                want = run_.get("pooled", {}).get("float_ssim", {}).get("mean")
+                rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", opt, "-q",
+                                  "--precision", "max"] + geo + extra)
+                m = re.match(r"^float_ssim: (\S+)$", so.strip())
+                check(rc == 0 and m is not None and want is not None and float(m.group(1)) == want,
+                      f"parity {vid} {opt} summary: {so!r} against the pooled mean {want!r}")
         if v["fmt"] == 444 and v["bpc"] == 8 and (vid == "p13" or every):
             # Same luma in 4:2:0 Y4M (chroma made up) must give the 4:4:4 scores.
             w, h = v["w"], v["h"]
@@ -1252,7 +1295,8 @@ def main():
     tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint, test_pipes,
              test_pipe_failure, test_pipe_open_order, test_sigint_open, test_output_checks,
              test_closed_stdout, test_frame_counts,
-             test_skip_all, test_long_paths, test_streams_and_stdout, test_duplicate_feature]
+             test_skip_all, test_long_paths, test_streams_and_stdout, test_duplicate_feature,
+             test_threads]
     with tempfile.TemporaryDirectory(prefix="vmaf_cli_") as tmp:
         for t in tests:
             if a.only and a.only not in t.__name__:
@@ -1273,6 +1317,10 @@ def main():
             os.mkdir(d)
             parity(d, a.golden, a.vectors, a.parity_all, a.backend)
     print(f"{checks - len(failures)}/{checks} checks passed")
+    if checks == 0:
+        print("no check ran: --only matched no test, or a data option is missing",
+              file=sys.stderr)
+        return 1
     return 1 if failures else 0
 
 
