@@ -385,6 +385,19 @@ static void test_kernels(void)
         same("gte_in without knots", predict(m, 8, 0), 8.0);
         same("gte_in without knots, 0.8", predict(m, 0.8, 0), 0.8);
         same("clip after transform", predict(m, 30, 0), 10.0);
+        same("clip from below", predict(m, -5, 0), 0.0);
+        vmaf_model_destroy(m);
+    }
+    /* On a knot shared by two segments the later segment decides: at 0.3
+     * the line of [0.3, 1] gives 0.10000000000000003, that of [0, 0.3]
+     * 0.1. */
+    m = tiny("none", ident, "\"score_transform\": {\"knots\": [[0, 0], [0.3, 0.1], [1, 1]]},",
+             VMAF_MODEL_FLAG_ENABLE_TRANSFORM);
+    if (m) {
+        const double alpha = (1.0 - 0.1) / (1.0 - 0.3);
+        const double beta = 0.1 - 0.3 * alpha;
+        same("shared knot: the later segment", predict(m, 0.3, 0), alpha * 0.3 + beta);
+        CHECK(alpha * 0.3 + beta != 0.1, "the shared knot tells the segments apart");
         vmaf_model_destroy(m);
     }
     /* With knots that pull the score down, out_gte_in keeps the polynomial's. */

@@ -260,6 +260,10 @@ int main(int argc, char **argv)
                 with("score_transform",
                      json_pack("{s:[[f,f],[f,f]]}", "knots", 50.0, 60.0, 40.0, 70.0)), 0,
                 "model_dict.score_transform.knots[1]");
+    expect_json("knots_y_decreasing",
+                with("score_transform",
+                     json_pack("{s:[[f,f],[f,f]]}", "knots", 0.0, 50.0, 100.0, 40.0)), 0,
+                "model_dict.score_transform.knots[1]");
     expect_json("knots_single", with("score_transform", json_pack("{s:[[f,f]]}", "knots", 1.0, 1.0)),
                 0, "model_dict.score_transform.knots");
     expect_json("opts_not_array", with("feature_opts_dicts", json_object()), 0,

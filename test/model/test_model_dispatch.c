@@ -254,6 +254,20 @@ static void test_option_conflict(void)
     vmaf_model_destroy(s2);
     vmaf_close(v);
 
+    /* One model asking one extractor for two values of an option (scale 2
+     * for float_ssim, 3 for float_ssim_l): refused, nothing requested. */
+    v = context();
+    VmafModel *self = load("ssim_self_conflict.json", NULL);
+    capture_begin(&c);
+    const int err_self = vmaf_use_features_from_model(v, self);
+    capture_end(&c);
+    CHECK(err_self == -EINVAL && strstr(c.text, "scale=2") && strstr(c.text, "scale=3") &&
+              capture_lines(&c) == 1,
+          "conflicting options in one model: %d, log: %s", err_self, c.text);
+    CHECK(v->req_cnt == 0, "the refused model left requests: %u", v->req_cnt);
+    vmaf_model_destroy(self);
+    vmaf_close(v);
+
     /* An invalid option value in the model is refused when used, not at load. */
     v = context();
     VmafModel *bad = load("ssim_bad_option.json", NULL);
