@@ -224,6 +224,13 @@ static void test_read_pictures_contract(void)
     CHECK_INT(vmaf_picture_alloc(&d420, VMAF_PIX_FMT_YUV420P, 8, W, H + 2), 0);
     CHECK(vmaf_read_pictures(vmaf, &r444, &d420, 1) < 0);
     capture_end();
+    /* Only the width differs: refused with the line that says so. */
+    capture_begin();
+    CHECK_INT(vmaf_picture_alloc(&r444, VMAF_PIX_FMT_YUV420P, 8, W, H), 0);
+    CHECK_INT(vmaf_picture_alloc(&d420, VMAF_PIX_FMT_YUV420P, 8, W + 2, H), 0);
+    CHECK_INT(vmaf_read_pictures(vmaf, &r444, &d420, 1), -EINVAL);
+    const char *why = capture_end();
+    CHECK(strstr(why, "both must match") != NULL);
 
     /* A frame index read twice: -EINVAL with one line, before any work, and
      * the context goes on (the flush and later frames are unaffected). */

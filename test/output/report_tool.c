@@ -11,6 +11,8 @@
  *                               (exit 77 if the library has no float_ssim)
  *   locale NAME                setlocale(LC_ALL, NAME) (exit 77 if unavailable)
  *   fsize BYTES                limit file sizes (writes past it fail with EFBIG)
+ *   syncfail ERRNO              make every later fsync(2) fail with ERRNO (0: work
+ *                               again); the tool is linked with --wrap=fsync
  *   write FMT PATH FORMATHEX    vmaf_write_output[_with_format]
  * Each write appends "<return value>" as a line to RESULTS. */
 #include <errno.h>
@@ -22,6 +24,20 @@
 #include <sys/resource.h>
 
 #include "libvmaf/libvmaf.h"
+
+/* fsync(2) as the library calls it, failing on request: a disk that loses
+ * data shows only there. */
+static int sync_errno;
+int __real_fsync(int fd);
+int __wrap_fsync(int fd);
+int __wrap_fsync(int fd)
+{
+    if (sync_errno) {
+        errno = sync_errno;
+        return -1;
+    }
+    return __real_fsync(fd);
+}
 
 static char *unhex(const char *hex)
 {
@@ -122,6 +138,8 @@ int main(int argc, char **argv)
             struct rlimit rl = { .rlim_cur = strtoul(a, NULL, 10), .rlim_max = RLIM_INFINITY };
             if (setrlimit(RLIMIT_FSIZE, &rl))
                 status = 1;
+        } else if (!strcmp(cmd, "syncfail") && n == 2) {
+            sync_errno = atoi(a);
         } else if (!strcmp(cmd, "write") && n == 4 && vmaf) {
             char *fmt = strcmp(c, "-") ? unhex(c) : NULL;
             if (strcmp(c, "-") && !fmt) {

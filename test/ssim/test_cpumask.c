@@ -1,6 +1,6 @@
 /* VmafConfiguration.cpumask switches SIMD variants off: with AVX2 and
  * AVX-512 masked, the plain C kernels run; with nothing masked, the best
- * variant this CPU has runs. */
+ * variant this CPU has runs (the last one vmaf_ssim_kernels_get() gives). */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,6 +8,7 @@
 
 #include "cpu.h"
 #include "feature/ssim/ssim.h"
+#include "feature/ssim/ssim_kernels.h"
 
 static int init_with(uint64_t mask)
 {
@@ -45,6 +46,14 @@ int main(void)
     }
     /* The best variant: the last one this build and CPU can use. */
     const char *best = vmaf_ssim_kernels_name();
+    const char *want = "c";
+    for (int i = 0; i < vmaf_ssim_kernels_count(); i++)
+        if (vmaf_ssim_kernels_get(i))
+            want = vmaf_ssim_kernels_get(i)->name;
+    if (strcmp(best, want)) {
+        fprintf(stderr, "FAIL: nothing masked but kernels are %s, not %s\n", best, want);
+        fail = 1;
+    }
     printf("no mask: %s; AVX512 masked: %s\n", best, k);
     if (!fail)
         printf("cpumask: all checks passed\n");

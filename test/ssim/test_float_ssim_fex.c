@@ -224,6 +224,9 @@ static void extract_checks(void)
     vmaf_feature_collector_init(&fc);
     CHECK(vmaf_fex_float_ssim.extract(&in.fex, &r, &d, 0, fc) == -EINVAL, "size mismatch");
     vmaf_picture_unref(&d);
+    vmaf_picture_alloc(&d, VMAF_PIX_FMT_YUV420P, 8, 72, 48); /* wrong width only */
+    CHECK(vmaf_fex_float_ssim.extract(&in.fex, &r, &d, 0, fc) == -EINVAL, "width mismatch");
+    vmaf_picture_unref(&d);
     vmaf_picture_alloc(&d, VMAF_PIX_FMT_YUV420P, 10, 64, 48); /* wrong depth */
     CHECK(vmaf_fex_float_ssim.extract(&in.fex, &r, &d, 0, fc) == -EINVAL, "depth mismatch");
     vmaf_picture_unref(&d);
