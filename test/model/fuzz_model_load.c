@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/model.h"
@@ -73,8 +74,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef FUZZ_MODEL_MAIN
-#include <string.h>
-
 int main(int argc, char **argv)
 {
     int n = 0, wrong = 0;

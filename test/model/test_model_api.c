@@ -648,6 +648,83 @@ static void test_collection_overload_atomic(void)
     vmaf_model_destroy(m);
 }
 
+/* A collection whose members transform and clip differently: model "0"
+ * (the head) scores with its own, each bag stores its score through its
+ * own, and the statistics of the bags' raw scores go through the first
+ * bag's (member "1"), as in libvmaf. Each member scores a - rho. */
+static void test_collection_member_transforms(void)
+{
+    static const struct {
+        const char *rho, *post;
+    } mem[4] = {
+        {"0", "\"score_transform\": {\"p1\": 2.0}, \"score_clip\": [0, 100],"},
+        {"-2", "\"score_transform\": {\"p0\": 1.0, \"p1\": 3.0}, \"score_clip\": [0, 50],"},
+        {"1", "\"score_transform\": {\"p0\": -1.0, \"p1\": 0.5}, \"score_clip\": [0, 100],"},
+        {"-5", "\"score_transform\": {\"p1\": 1.5}, \"score_clip\": [10, 40],"},
+    };
+    char json[4096];
+    size_t len = (size_t)snprintf(json, sizeof(json), "{");
+    for (int i = 0; i < 4; i++)
+        len += (size_t)snprintf(json + len, sizeof(json) - len,
+                                "%s\"%d\": {\"model_dict\": {\"model_type\": "
+                                "\"BOOTSTRAP_LIBSVMNUSVR\", \"feature_names\": [\"a\", \"b\"], "
+                                "\"norm_type\": \"none\", %s \"model\": \"svm_type epsilon_svr\\n"
+                                "kernel_type linear\\nnr_class 2\\ntotal_sv 1\\nrho %s\\nSV\\n"
+                                "1 1:1\\n\"}}",
+                                i ? ", " : "", i, mem[i].post, mem[i].rho);
+    snprintf(json + len, sizeof(json) - len, "}");
+    VmafModel *head = NULL;
+    VmafModelCollection *mc = NULL;
+    VmafModelConfig cfg = {.name = "t", .flags = VMAF_MODEL_FLAG_ENABLE_TRANSFORM};
+    CHECK(!vmaf_model_collection_load_from_buffer(&head, &mc, &cfg, json, strlen(json),
+                                                  "test collection"),
+          "collection with member transforms: %s", json);
+    if (!mc)
+        return;
+    VmafFeatureCollector *fc;
+    if (vmaf_feature_collector_init(&fc))
+        exit(1);
+    const double a = 12.0;
+    vmaf_feature_collector_append(fc, "a", a, 0);
+    vmaf_feature_collector_append(fc, "b", 0.0, 0);
+    double s;
+    CHECK(!vmaf_model_predict(head, fc, 0, 0, &s), "head predict");
+    same("head: its own transform", s, 2.0 * (a - 0.0));
+    VmafModelCollectionScore cs;
+    CHECK(!vmaf_model_collection_predict(mc, fc, 0, &cs), "collection predict");
+    /* The bags' raw scores a - rho: 14, 11, 17. */
+    const double raw[3] = {a - -2.0, a - 1.0, a - -5.0};
+    const double want_bag[3] = {1.0 + 3.0 * raw[0], /* 43, inside [0, 50] */
+                                -1.0 + 0.5 * raw[1], /* 4.5 */
+                                1.5 * raw[2]};       /* 25.5, inside [10, 40] */
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof(name), "t_%04d", i + 1);
+        double got = NAN;
+        CHECK(!vmaf_feature_collector_get(fc, name, &got, 0), "%s stored", name);
+        same(name, got, want_bag[i]);
+    }
+    /* Statistics on the raw scores, then member "1"'s transform and clip. */
+    const double mean = (raw[0] + raw[1] + raw[2]) / 3;
+    double ssd = 0.0;
+    for (int i = 0; i < 3; i++)
+        ssd += pow(raw[i] - mean, 2);
+    const double sorted[3] = {raw[1], raw[0], raw[2]};
+    const double p_lo = 2.5 * 2 / 100., p_hi = 97.5 * 2 / 100.;
+    const double lo = sorted[0] * (1 - p_lo) + sorted[1] * (p_lo - 0);
+    const double hi = sorted[1] * (2 - p_hi) + sorted[2] * (p_hi - 1);
+    const double t_lo = 1.0 + 3.0 * lo, t_hi = 1.0 + 3.0 * hi;
+    const double slope = ((1.0 + 3.0 * (mean + 0.01)) - (1.0 + 3.0 * (mean - 0.01))) / (2.0 * 0.01);
+    same("bagging through member 1", cs.bootstrap.bagging_score, 1.0 + 3.0 * mean);
+    same("ci lo through member 1", cs.bootstrap.ci.p95.lo, t_lo);
+    same("ci hi clipped by member 1", cs.bootstrap.ci.p95.hi, t_hi > 50.0 ? 50.0 : t_hi);
+    same("stddev times member 1's slope", cs.bootstrap.stddev, sqrt(ssd / 3) * slope);
+    CHECK(t_hi > 50.0, "the interval's top end reaches member 1's clip: %.17g", t_hi);
+    vmaf_feature_collector_destroy(fc);
+    vmaf_model_collection_destroy(mc);
+    vmaf_model_destroy(head);
+}
+
 int main(void)
 {
     vmaf_log_set_level(VMAF_LOG_LEVEL_ERROR);
@@ -660,6 +737,7 @@ int main(void)
     test_name_collision();
     test_imported_model_scores();
     test_collection_overload_atomic();
+    test_collection_member_transforms();
     printf("model api: %d failures\n", fails);
     return fails ? 1 : 0;
 }

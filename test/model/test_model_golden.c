@@ -260,16 +260,23 @@ static double transformed(const Post *t, double x)
     return y;
 }
 
-static unsigned n_clipped; /* scores the clip changed: must not stay 0 */
+static unsigned n_clipped; /* compared scores the clip changed: must not stay 0 */
 
-static double post(const Post *t, bool clip_off, double x)
+/* The transform and the clip of x; `counted`: x becomes a compared score
+ * (not one of the slope's two probes). */
+static double post_of_x(const Post *t, bool clip_off, double x, bool counted)
 {
     double y = transformed(t, x);
     if (!t->clip || clip_off)
         return y;
     const double c = y < t->lo ? t->lo : y > t->hi ? t->hi : y;
-    n_clipped += c != y;
+    n_clipped += counted && c != y;
     return c;
+}
+
+static double post(const Post *t, bool clip_off, double x)
+{
+    return post_of_x(t, clip_off, x, true);
 }
 
 static double rank_percentile(const double *s, unsigned n, double perc)
@@ -413,9 +420,9 @@ static int run_transform(const char *vec, const json_t *r, const char *models_di
                 for (unsigned b = 0; b < n_bags; b++)
                     ssd += pow(s[b] - mean, 2);
                 qsort(s, n_bags, sizeof(s[0]), by_value);
-                const double slope =
-                    (post(&bag[0], clip_off, mean + 0.01) - post(&bag[0], clip_off, mean - 0.01)) /
-                    (2.0 * 0.01);
+                const double slope = (post_of_x(&bag[0], clip_off, mean + 0.01, false) -
+                                      post_of_x(&bag[0], clip_off, mean - 0.01, false)) /
+                                     (2.0 * 0.01);
                 const double w[4] = {post(&bag[0], clip_off, mean), sqrt(ssd / n_bags) * slope,
                                      post(&bag[0], clip_off, rank_percentile(s, n_bags, 2.5)),
                                      post(&bag[0], clip_off, rank_percentile(s, n_bags, 97.5))};

@@ -11,8 +11,8 @@
  *                               (exit 77 if the library has no float_ssim)
  *   locale NAME                setlocale(LC_ALL, NAME) (exit 77 if unavailable)
  *   fsize BYTES                limit file sizes (writes past it fail with EFBIG)
- *   syncfail ERRNO              make every later fsync(2) fail with ERRNO (0: work
- *                               again); the tool is linked with --wrap=fsync
+ *   syncfail ERRNO             make every later fsync(2) fail with ERRNO (0: work
+ *                              again; exit 77 where the build could not wrap fsync)
  *   write FMT PATH FORMATHEX    vmaf_write_output[_with_format]
  * Each write appends "<return value>" as a line to RESULTS. */
 #include <errno.h>
@@ -26,8 +26,10 @@
 #include "libvmaf/libvmaf.h"
 
 /* fsync(2) as the library calls it, failing on request: a disk that loses
- * data shows only there. */
+ * data shows only there. The library's calls reach this through the
+ * linker's --wrap=fsync (meson adds it where the linker has it). */
 static int sync_errno;
+#if WRAP_FSYNC
 int __real_fsync(int fd);
 int __wrap_fsync(int fd);
 int __wrap_fsync(int fd)
@@ -38,6 +40,7 @@ int __wrap_fsync(int fd)
     }
     return __real_fsync(fd);
 }
+#endif
 
 static char *unhex(const char *hex)
 {
@@ -139,7 +142,13 @@ int main(int argc, char **argv)
             if (setrlimit(RLIMIT_FSIZE, &rl))
                 status = 1;
         } else if (!strcmp(cmd, "syncfail") && n == 2) {
+#if WRAP_FSYNC
             sync_errno = atoi(a);
+#else
+            (void)sync_errno;
+            status = 77;
+            break;
+#endif
         } else if (!strcmp(cmd, "write") && n == 4 && vmaf) {
             char *fmt = strcmp(c, "-") ? unhex(c) : NULL;
             if (strcmp(c, "-") && !fmt) {
