@@ -292,6 +292,16 @@ static double predict(const VmafModel *m, double a, double b)
     return s;
 }
 
+/* The reference's line through two knots at x: the slope first, then the
+ * intercept through the first knot (the other algebraically equal forms
+ * round differently). */
+static double line_at(double x0, double y0, double x1, double y1, double x)
+{
+    const double alpha = (y1 - y0) / (x1 - x0);
+    const double beta = y0 - x0 * alpha;
+    return alpha * x + beta;
+}
+
 static void test_kernels(void)
 {
     const double a = 0.3, b = 0.7;
@@ -348,13 +358,10 @@ static void test_kernels(void)
     if (m) {
         same("knots below", predict(m, -10, 0), 1.4 * -10.0 + 0.0);
         same("knots first", predict(m, 25, 0), 1.4 * 25.0 + 0.0);
-        /* Line through (50, 70) and (100, 100): slope first, then the
-         * intercept through the first knot. */
-        const double alpha = (100.0 - 70.0) / (100.0 - 50.0);
-        const double beta = 70.0 - 50.0 * alpha;
-        same("knots on a knot", predict(m, 50, 0), alpha * 50.0 + beta);
-        same("knots second", predict(m, 75, 0), alpha * 75.0 + beta);
-        same("knots above", predict(m, 150, 0), alpha * 150.0 + beta);
+        /* Line through (50, 70) and (100, 100). */
+        same("knots on a knot", predict(m, 50, 0), line_at(50, 70, 100, 100, 50));
+        same("knots second", predict(m, 75, 0), line_at(50, 70, 100, 100, 75));
+        same("knots above", predict(m, 150, 0), line_at(50, 70, 100, 100, 150));
         vmaf_model_destroy(m);
     }
     /* Knots whose line rounds differently in the two algebraically equal
@@ -363,11 +370,9 @@ static void test_kernels(void)
     m = tiny("none", ident, "\"score_transform\": {\"knots\": [[1.3, 2.1], [3.7, 7.9]]},",
              VMAF_MODEL_FLAG_ENABLE_TRANSFORM);
     if (m) {
-        const double alpha = (7.9 - 2.1) / (3.7 - 1.3);
-        const double beta = 2.1 - 1.3 * alpha;
         same("knots slope first 2.5", predict(m, 2.5, 0), 5.0);
-        same("knots slope first 2.0", predict(m, 2.0, 0), alpha * 2.0 + beta);
-        same("knots slope first 3.3", predict(m, 3.3, 0), alpha * 3.3 + beta);
+        same("knots slope first 2.0", predict(m, 2.0, 0), line_at(1.3, 2.1, 3.7, 7.9, 2.0));
+        same("knots slope first 3.3", predict(m, 3.3, 0), line_at(1.3, 2.1, 3.7, 7.9, 3.3));
         vmaf_model_destroy(m);
     }
     /* Without ENABLE_TRANSFORM the transform is ignored. */
@@ -394,10 +399,9 @@ static void test_kernels(void)
     m = tiny("none", ident, "\"score_transform\": {\"knots\": [[0, 0], [0.3, 0.1], [1, 1]]},",
              VMAF_MODEL_FLAG_ENABLE_TRANSFORM);
     if (m) {
-        const double alpha = (1.0 - 0.1) / (1.0 - 0.3);
-        const double beta = 0.1 - 0.3 * alpha;
-        same("shared knot: the later segment", predict(m, 0.3, 0), alpha * 0.3 + beta);
-        CHECK(alpha * 0.3 + beta != 0.1, "the shared knot tells the segments apart");
+        const double later = line_at(0.3, 0.1, 1, 1, 0.3);
+        same("shared knot: the later segment", predict(m, 0.3, 0), later);
+        CHECK(later != 0.1, "the shared knot tells the segments apart");
         vmaf_model_destroy(m);
     }
     /* With knots that pull the score down, out_gte_in keeps the polynomial's. */
