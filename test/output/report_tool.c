@@ -11,8 +11,9 @@
  *                               (exit 77 if the library has no float_ssim)
  *   locale NAME                setlocale(LC_ALL, NAME) (exit 77 if unavailable)
  *   fsize BYTES                limit file sizes (writes past it fail with EFBIG)
- *   syncfail ERRNO             make every later fsync(2) fail with ERRNO (0: work
- *                              again; exit 77 where the build could not wrap fsync)
+ *   syncfail ERRNO [AFTER]     make every later fsync(2), after AFTER more that
+ *                              work (default 0), fail with ERRNO (0: work again;
+ *                              exit 77 where the build could not wrap fsync)
  *   write FMT PATH FORMATHEX    vmaf_write_output[_with_format]
  * Each write appends "<return value>" as a line to RESULTS. */
 #include <errno.h>
@@ -29,12 +30,13 @@
  * data shows only there. The library's calls reach this through the
  * linker's --wrap=fsync (meson adds it where the linker has it). */
 static int sync_errno;
+static long sync_after;
 #if WRAP_FSYNC
 int __real_fsync(int fd);
 int __wrap_fsync(int fd);
 int __wrap_fsync(int fd)
 {
-    if (sync_errno) {
+    if (sync_errno && sync_after-- <= 0) {
         errno = sync_errno;
         return -1;
     }
@@ -141,11 +143,13 @@ int main(int argc, char **argv)
             struct rlimit rl = { .rlim_cur = strtoul(a, NULL, 10), .rlim_max = RLIM_INFINITY };
             if (setrlimit(RLIMIT_FSIZE, &rl))
                 status = 1;
-        } else if (!strcmp(cmd, "syncfail") && n == 2) {
+        } else if (!strcmp(cmd, "syncfail") && (n == 2 || n == 3)) {
 #if WRAP_FSYNC
             sync_errno = atoi(a);
+            sync_after = n == 3 ? atol(b) : 0;
 #else
             (void)sync_errno;
+            (void)sync_after;
             status = 77;
             break;
 #endif

@@ -634,6 +634,18 @@ def case_sync_faults(d):
     with open(target) as fh:
         check(rcs == [0] and strict_json(fh.read())["frames"],
               "no fsync on this file system: %r %s" % (rcs, err))
+    # A hard-linked target is copied in place from the synced temporary file:
+    # a failing sync of the copy is an error that says the file may hold an
+    # incomplete report, and the link stays one.
+    linked = os.path.join(fdir, "linked.json")
+    os.link(target, linked)
+    rcs, err, _ = run(d, ["init 1"] + data + ["syncfail %d 1" % errno.EIO,
+                                              "write json %s -" % target])
+    check(rcs == [-errno.EIO] and "in place" in err and "incomplete report" in err and
+          err.count("libvmaf: error:") == 1, "fsync EIO in place: %r %s" % (rcs, err))
+    check(os.stat(target).st_ino == os.stat(linked).st_ino and
+          sorted(os.listdir(fdir)) == ["keep.json", "linked.json"],
+          "fsync EIO in place: the link kept, no temporary left: %r" % os.listdir(fdir))
 
 
 def case_score_format(d):
