@@ -320,8 +320,12 @@ def test_reports(tmp):
     # The default model: works, or says how to go on.
     rc, so, se = run(["-r", ref, "-d", dis, "-q"])
     check(rc == 0 or (rc == EXIT["model"] and "-n" in se), f"default model: {rc} {se!r}")
-    # Progress on a terminal.
+    # Progress on a terminal; its total is what --frame_cnt leaves.
     progress_on_tty(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim"])
+    rc, text = progress_on_tty(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim",
+                                "--frame_cnt", "2"], check_progress=False)
+    check(rc == 0 and "vmaf: frame 2/2," in text and "/3," not in text,
+          f"progress total with --frame_cnt 2: {rc} {text!r}")
     # An error in mid-run starts a line of its own, not the progress line's.
     cut = os.path.join(tmp, "cut.y4m")
     with open(cut, "wb") as f:

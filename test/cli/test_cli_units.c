@@ -93,6 +93,11 @@ static void test_parser(void)
     CHECK(!strcmp(s.output_path, "-") && s.output_fmt == VMAF_OUTPUT_FORMAT_JSON, "output");
     CHECK(!strcmp(s.precision_fmt, "%.17g") && s.backend == CLI_BACKEND_CPU, "precision/backend");
     cli_settings_free(&s);
+    /* The bounds themselves are accepted. */
+    r = parse(&s, err, "-r", "a", "-d", "b", "-n", "--feature", "float_ssim", "--threads",
+              "1024", NULL);
+    CHECK(r == 0 && s.threads == 1024, "--threads 1024: %s", err);
+    cli_settings_free(&s);
 
     r = parse(&s, err, "-r", "a", "-d", "b", "--precision", "9", "-m",
               "version=vmaf_v0.6.1:name=one:disable_clip:float_ssim.scale=2:float_ssim.enable_lcs=true",
@@ -125,6 +130,7 @@ static void test_parser(void)
     expect_usage("must be a whole number from 0 to 1024", "-r", "a", "-d", "b", "--threads", "foosoxe", NULL);
     expect_usage("--threads \"4x\"", "-r", "a", "-d", "b", "--threads", "4x", NULL);
     expect_usage("--threads \"-1\"", "-r", "a", "-d", "b", "--threads", "-1", NULL);
+    expect_usage("--threads \"1025\"", "-r", "a", "-d", "b", "--threads", "1025", NULL);
     expect_usage("--threads \" 1\"", "-r", "a", "-d", "b", "--threads", " 1", NULL);
     expect_usage("--threads \"99999999999999999999999\"", "-r", "a", "-d", "b", "--threads", "99999999999999999999999", NULL);
     expect_usage("--frame_skip_ref \"-5\"", "-r", "a", "-d", "b", "--frame_skip_ref", "-5", NULL);
