@@ -707,8 +707,8 @@ int main(int argc, char *argv[])
      * SIGHUP of a closed terminal, all stop the run the same way: after
      * the frame in progress, no report, or the report kept when it was
      * complete. A second signal of a kind kills at once; blocking reads
-     * return EINTR so that a stalled pipe does not hold up the first. */
-    /* A signal the parent left ignored stays ignored: nohup's SIGHUP, the
+     * return EINTR so that a stalled pipe does not hold up the first. A
+     * signal the parent left ignored stays ignored: nohup's SIGHUP, the
      * SIGINT of a background job in a script. */
     static const int stop_signals[3] = { SIGINT, SIGTERM, SIGHUP };
     struct sigaction sa;

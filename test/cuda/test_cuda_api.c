@@ -319,6 +319,23 @@ static void failure_is_one_line(void)
     vmaf_close(ctx);
 }
 
+/* A context with CUDA state and a pool of method m; threads > 0: CPU
+ * workers score the frames (gpumask), so that they hold pool pictures. */
+static VmafContext *pool_context(enum VmafCudaPicturePreallocationMethod m, unsigned threads,
+                                 const char *what, int *err)
+{
+    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = threads,
+                             .gpumask = threads ? 1 : 0};
+    VmafContext *ctx = new_context_cfg(cfg, true, "float_ssim");
+    VmafCudaPictureConfiguration pc = {
+        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+        .pic_prealloc_method = m,
+    };
+    *err = vmaf_cuda_preallocate_pictures(ctx, pc);
+    CHECK(!*err, "%s: pool (%d)", what, *err);
+    return ctx;
+}
+
 /* After a GPU failure the pool's pictures come back at once, not at
  * vmaf_close(): the frames in flight are given up, so a caller that goes
  * on fetching (FFmpeg's CUDA filter fetches before it learns of the error)
@@ -328,13 +345,8 @@ static void pool_back_after_failure(bool at_collect)
     const char *what = at_collect ? "pool after a frame failed at its collect"
                                   : "pool after a failed frame";
     const unsigned bad = 2;
-    VmafContext *ctx = new_context(true, "float_ssim");
-    VmafCudaPictureConfiguration pc = {
-        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
-        .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
-    };
-    int err = vmaf_cuda_preallocate_pictures(ctx, pc);
-    CHECK(!err, "%s: vmaf_cuda_preallocate_pictures (%d)", what, err);
+    int err;
+    VmafContext *ctx = pool_context(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, 0, what, &err);
     err = err ? err
               : read_pool_frames(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, bad,
                                  "frame", what);
@@ -406,23 +418,6 @@ static void state_in_two_contexts(void)
     read_all(a, what);
     compare(a, what);
     vmaf_close(a);
-}
-
-/* A context with CUDA state and a pool of method m; threads > 0: CPU
- * workers score the frames (gpumask), so that they hold pool pictures. */
-static VmafContext *pool_context(enum VmafCudaPicturePreallocationMethod m, unsigned threads,
-                                 const char *what, int *err)
-{
-    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = threads,
-                             .gpumask = threads ? 1 : 0};
-    VmafContext *ctx = new_context_cfg(cfg, true, "float_ssim");
-    VmafCudaPictureConfiguration pc = {
-        .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
-        .pic_prealloc_method = m,
-    };
-    *err = vmaf_cuda_preallocate_pictures(ctx, pc);
-    CHECK(!*err, "%s: pool (%d)", what, *err);
-    return ctx;
 }
 
 /* Device pictures of one context's pool given to another context: to one
