@@ -735,7 +735,10 @@ def case_leaks(d):
     # Under a sanitizer build, ASan/LSan check the run themselves (valgrind
     # cannot run such a binary); otherwise valgrind does.
     with open(TOOL, "rb") as f:
-        asan = b"__asan_init" in f.read()
+        image = f.read()
+    if b"__tsan_init" in image:
+        raise Skip("a ThreadSanitizer build has no leak checker and valgrind cannot run it")
+    asan = b"__asan_init" in image
     vg = shutil.which("valgrind")
     if not asan and not vg:
         raise Skip("valgrind not installed")
