@@ -180,16 +180,21 @@ static bool is_ident(const char *s)
     return true;
 }
 
-/* Prints at most 60 characters of s into a static-free caller buffer. */
+/* Copies s into buf (at least 64 bytes) whole when it has at most 60
+ * characters, else as its first and last 28 around "...": the bad part of a
+ * long argument (a model path's options, a number's junk) is as often at
+ * its end as at its start. */
 static const char *shorten(char *buf, size_t sz, const char *s)
 {
     size_t n = strlen(s);
-    if (n + 1 <= sz && n <= 60) {
+    if (sz < 64)
+        return "...";
+    if (n <= 60) {
         memcpy(buf, s, n + 1);
     } else {
-        size_t keep = sz - 4 < 57 ? sz - 4 : 57;
-        memcpy(buf, s, keep);
-        memcpy(buf + keep, "...", 4);
+        memcpy(buf, s, 28);
+        memcpy(buf + 28, "...", 3);
+        memcpy(buf + 31, s + n - 28, 29);
     }
     return buf;
 }

@@ -1039,6 +1039,17 @@ def test_long_paths(tmp):
     deep = tmp + "/" + "/".join(["c" * 200] * 5) + "/none.y4m"
     expect_error(["-r", deep, "-d", dis] + F, "input", "): No such file or directory",
                  "long path: 1000 characters")
+    # A long argument in a usage error keeps its start and its end, where the
+    # bad part often is; one of at most 60 characters is shown whole.
+    junk = "1" * 70 + "x"
+    expect_error(["-r", ref, "-d", dis, "--threads", junk] + F, "usage",
+                 '(--threads "%s...%s")' % (junk[:28], junk[-28:]), "long argument: both ends")
+    model = "path=" + "m" * 60 + ".json:float_ssim.scale=2:flavour=3"
+    expect_error(["-r", ref, "-d", dis, "-m", model, "-q"], "usage",
+                 '(-m "%s...%s", entry "flavour")' % (model[:28], model[-28:]),
+                 "long argument: a model's bad option at its end")
+    expect_error(["-r", ref, "-d", dis, "--threads", "1" * 59 + "x"] + F, "usage",
+                 '(--threads "%s")' % ("1" * 59 + "x"), "argument of 60 characters shown whole")
 
 
 def test_streams_and_stdout(tmp):
