@@ -28,8 +28,11 @@ static int set_entry(VmafFeatureDictionary **dict, const char *key, const char *
 
 int vmaf_feature_dictionary_set(VmafFeatureDictionary **dict, const char *key, const char *val)
 {
-    if (!dict || !key || !val)
+    if (!dict || !key || !val) {
+        vmaf_error("vmaf_feature_dictionary_set: the %s is NULL",
+                   !dict ? "dictionary pointer" : !key ? "key" : "value");
         return -EINVAL;
+    }
     int err = set_entry(dict, key, val);
     if (err == -ENOMEM)
         vmaf_error("out of memory setting option %s=%s", key, val);

@@ -50,8 +50,10 @@ static atomic_uint live_contexts;
 
 int vmaf_init(VmafContext **out, VmafConfiguration cfg)
 {
-    if (!out)
+    if (!out) {
+        vmaf_error("vmaf_init: the context pointer is NULL");
         return -EINVAL;
+    }
     *out = NULL;
     if ((unsigned)cfg.log_level > VMAF_LOG_LEVEL_DEBUG) {
         vmaf_error("vmaf_init: log level %d is out of range 0..4", (int)cfg.log_level);
@@ -245,8 +247,11 @@ static bool extracted_at(const VmafContext *vmaf, unsigned index)
 int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, double value,
                               unsigned index)
 {
-    if (!vmaf || !feature_name)
+    if (!vmaf || !feature_name) {
+        vmaf_error("vmaf_import_feature_score: the context and the feature name must not be "
+                   "NULL");
         return -EINVAL;
+    }
     if (!*feature_name) {
         /* It would be a nameless key in JSON and a nameless CSV column. */
         vmaf_error("vmaf_import_feature_score: the feature name is empty; give it a name");
@@ -802,8 +807,13 @@ int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, u
 int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name, double *score,
                                 unsigned index)
 {
-    if (!vmaf || !feature_name || !score)
+    if (!vmaf || !feature_name || !score) {
+        vmaf_error("vmaf_feature_score_at_index: the context, the feature name and the score "
+                   "pointer must not be NULL");
         return -EINVAL;
+    }
+    /* A score that is not there is the answer to a question, not a failure
+     * to report: callers ask to find out (the tool does). */
     return vmaf_feature_collector_get(vmaf->fc, feature_name, score, index);
 }
 
@@ -811,9 +821,20 @@ int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
                               enum VmafPoolingMethod pool_method, double *score,
                               unsigned index_low, unsigned index_high)
 {
-    if (!vmaf || !feature_name || !score || index_low > index_high ||
-        pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB)
+    if (!vmaf || !feature_name || !score) {
+        vmaf_error("vmaf_feature_score_pooled: the context, the feature name and the score "
+                   "pointer must not be NULL");
         return -EINVAL;
+    }
+    if (index_low > index_high ||
+        pool_method <= VMAF_POOL_METHOD_UNKNOWN || pool_method >= VMAF_POOL_METHOD_NB) {
+        vmaf_error("vmaf_feature_score_pooled: %s", index_low > index_high
+                   ? "index_low is above index_high" : "unknown pooling method; give "
+                   "VMAF_POOL_METHOD_MIN, MAX, MEAN or HARMONIC_MEAN");
+        return -EINVAL;
+    }
+    /* As for vmaf_feature_score_at_index, a score missing in the range is
+     * an answer and not logged. */
     double min = 0.0, max = 0.0, sum = 0.0, inv_sum = 0.0;
     unsigned n = 0;
     for (unsigned i = index_low; i <= index_high; i++) {

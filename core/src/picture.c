@@ -46,12 +46,26 @@ static int setup(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc, u
                  unsigned h, enum VmafPictureBufType buf_type)
 {
     unsigned planes;
-    if (!pic || !valid_bpc(bpc))
+    if (!pic) {
+        vmaf_error("picture: the VmafPicture pointer is NULL");
         return -EINVAL;
+    }
+    if (!valid_bpc(bpc)) {
+        vmaf_error("picture: %u bits per sample is not supported; give 8, 10, 12 or 16 "
+                   "(samples of 10, 12 and 16 bits are 16-bit words)", bpc);
+        return -EINVAL;
+    }
     memset(pic, 0, sizeof(*pic));
     int err = vmaf_picture_plane_geometry(pix_fmt, w, h, pic->w, pic->h, &planes);
-    if (err)
+    if (err) {
+        if (!w || !h || w > MAX_DIM || h > MAX_DIM)
+            vmaf_error("picture: size %ux%u is out of range; width and height must be 1 to %u",
+                       w, h, MAX_DIM);
+        else
+            vmaf_error("picture: pixel format %d is not one of VMAF_PIX_FMT_YUV420P, "
+                       "YUV422P, YUV444P or YUV400P", (int)pix_fmt);
         return err;
+    }
     pic->pix_fmt = pix_fmt;
     pic->bpc = bpc;
     VmafPicturePriv *priv = calloc(1, sizeof(*priv));
@@ -244,8 +258,11 @@ int vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src)
 
 int vmaf_picture_unref(VmafPicture *pic)
 {
-    if (!pic || !pic->ref)
+    if (!pic || !pic->ref) {
+        vmaf_error("vmaf_picture_unref: %s", pic ? "the picture holds no reference (never "
+                   "allocated, or already unreferenced)" : "the picture pointer is NULL");
         return -EINVAL;
+    }
     if (atomic_fetch_sub(&pic->ref->cnt, 1) == 1) {
         VmafPicturePriv *priv = pic->priv;
         if (priv && priv->release)

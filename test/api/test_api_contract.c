@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
 
 #include "check.h"
 
@@ -741,11 +742,76 @@ static void test_write_output(void)
     CHECK_INT(vmaf_close(vmaf), 0);
 }
 
+/* Every failure says why, once: each refused call below logs exactly one
+ * error line. A score that is not there is a lookup's answer and logs
+ * nothing. */
+static void test_failures_are_logged(void)
+{
+    LogSeen seen = { 0 };
+    VmafContext *vmaf = NULL;
+    CHECK_INT(vmaf_init(&vmaf, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_ERROR }), 0);
+    vmaf_set_log_callback(on_log, &seen);
+    VmafPicture pic = { 0 };
+    VmafFeatureDictionary *d = NULL;
+    double v;
+    unsigned before = seen.errors;
+#define LOGGED_ONCE(call, want, needle)                                                        \
+    do {                                                                                       \
+        before = seen.errors;                                                                  \
+        CHECK_INT(call, want);                                                                 \
+        CHECK_INT(seen.errors - before, 1);                                                    \
+        CHECK(strstr(seen.msg, needle) != NULL);                                               \
+    } while (0)
+    LOGGED_ONCE(vmaf_init(NULL, (VmafConfiguration){ 0 }), -EINVAL, "vmaf_init");
+    LOGGED_ONCE(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 9, 64, 48), -EINVAL,
+                "9 bits per sample");
+    LOGGED_ONCE(vmaf_picture_alloc(NULL, VMAF_PIX_FMT_YUV420P, 8, 64, 48), -EINVAL, "NULL");
+    LOGGED_ONCE(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 8, 0, 48), -EINVAL, "0x48");
+    LOGGED_ONCE(vmaf_picture_alloc(&pic, VMAF_PIX_FMT_YUV420P, 8, 64, 65537), -EINVAL,
+                "64x65537");
+    LOGGED_ONCE(vmaf_picture_alloc(&pic, (enum VmafPixelFormat)77, 8, 64, 48), -EINVAL,
+                "pixel format 77");
+    LOGGED_ONCE(vmaf_picture_unref(&pic), -EINVAL, "no reference");
+    LOGGED_ONCE(vmaf_picture_unref(NULL), -EINVAL, "NULL");
+    LOGGED_ONCE(vmaf_feature_dictionary_set(&d, NULL, "1"), -EINVAL, "key");
+    LOGGED_ONCE(vmaf_feature_dictionary_set(&d, "scale", NULL), -EINVAL, "value");
+    LOGGED_ONCE(vmaf_feature_dictionary_set(NULL, "scale", "1"), -EINVAL, "dictionary");
+    LOGGED_ONCE(vmaf_import_feature_score(NULL, "x", 1.0, 0), -EINVAL, "NULL");
+    LOGGED_ONCE(vmaf_feature_score_at_index(vmaf, NULL, &v, 0), -EINVAL, "NULL");
+    LOGGED_ONCE(vmaf_feature_score_pooled(vmaf, "x", VMAF_POOL_METHOD_NB, &v, 0, 0), -EINVAL,
+                "pooling method");
+    LOGGED_ONCE(vmaf_feature_score_pooled(vmaf, "x", VMAF_POOL_METHOD_MEAN, &v, 2, 1), -EINVAL,
+                "index_low");
+    /* The CUDA entry points, in a build with CUDA (no state imported here)
+     * and in one without (no support): one line either way. */
+    LOGGED_ONCE(vmaf_cuda_state_init(NULL, (VmafCudaConfiguration){ 0 }), -EINVAL, "cuda");
+    LOGGED_ONCE(vmaf_cuda_import_state(vmaf, NULL), -EINVAL, "cuda");
+    before = seen.errors;
+    int err = vmaf_cuda_preallocate_pictures(vmaf, (VmafCudaPictureConfiguration){ 0 });
+    CHECK(err == -EINVAL || err == -ENODEV);
+    CHECK_INT(seen.errors - before, 1);
+    before = seen.errors;
+    err = vmaf_cuda_fetch_preallocated_picture(vmaf, &pic);
+    CHECK(err == -EINVAL || err == -ENODEV);
+    CHECK_INT(seen.errors - before, 1);
+#undef LOGGED_ONCE
+    /* Lookups that find nothing answer -EINVAL quietly. */
+    const unsigned calls = seen.calls;
+    CHECK_INT(vmaf_feature_score_at_index(vmaf, "absent", &v, 0), -EINVAL);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "absent", VMAF_POOL_METHOD_MEAN, &v, 0, 3),
+              -EINVAL);
+    CHECK_INT(seen.calls, calls);
+    vmaf_set_log_callback(NULL, NULL);
+    vmaf_feature_dictionary_free(&d);
+    CHECK_INT(vmaf_close(vmaf), 0);
+}
+
 int main(void)
 {
     test_init_and_version();
     test_use_feature();
     test_log_callback();
+    test_failures_are_logged();
     test_picture_zeroed();
     test_read_pictures_contract();
     test_duplicate_index();

@@ -10,11 +10,25 @@
 #include "log.h"
 #include "picture_internal.h"
 
+/* The reason every entry point below gives, once per call. */
+static int no_cuda(const char *call)
+{
+    vmaf_error("cuda: %s: this build of libvmaf has no CUDA support (rebuild it with "
+               "-Dcuda=enabled)", call);
+    return -ENODEV;
+}
+
+static int null_argument(const char *call)
+{
+    vmaf_error("cuda: %s: a required argument is NULL", call);
+    return -EINVAL;
+}
+
 int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
 {
     (void)cfg;
     if (!cu_state)
-        return -EINVAL;
+        return null_argument("vmaf_cuda_state_init");
     *cu_state = NULL;
     vmaf_warning("cuda: this build of libvmaf has no CUDA support (rebuild it with "
                  "-Dcuda=enabled)");
@@ -25,23 +39,23 @@ int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *cu_state)
 {
     /* No state can exist in this build: any non-NULL one is not ours. */
     if (!vmaf || !cu_state)
-        return -EINVAL;
-    return -ENODEV;
+        return null_argument("vmaf_cuda_import_state");
+    return no_cuda("vmaf_cuda_import_state");
 }
 
 int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfiguration cfg)
 {
     (void)cfg;
     if (!vmaf)
-        return -EINVAL;
-    return -ENODEV;
+        return null_argument("vmaf_cuda_preallocate_pictures");
+    return no_cuda("vmaf_cuda_preallocate_pictures");
 }
 
 int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
 {
     if (!vmaf || !pic)
-        return -EINVAL;
-    return -ENODEV;
+        return null_argument("vmaf_cuda_fetch_preallocated_picture");
+    return no_cuda("vmaf_cuda_fetch_preallocated_picture");
 }
 
 void vmaf_cuda_state_free(struct VmafCudaState *s)

@@ -177,8 +177,10 @@ static bool driver_installed(void)
 
 int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
 {
-    if (!cu_state)
+    if (!cu_state) {
+        vmaf_error("cuda: vmaf_cuda_state_init: the state pointer is NULL");
         return -EINVAL;
+    }
     *cu_state = NULL;
 
     int count = 0;
