@@ -430,8 +430,8 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
                    index);
         return -EINVAL;
     }
-    for (int i = 0; i < 2 && vmaf_picture_buf_type(p[i]) == VMAF_PICTURE_BUF_DEVICE; i++) {
-        if (!vmaf->cuda) {
+    for (int i = 0; i < 2; i++) {
+        if (vmaf_picture_buf_type(p[i]) == VMAF_PICTURE_BUF_DEVICE && !vmaf->cuda) {
             vmaf_error("frame %u: the %s picture is in device memory, and this context has no "
                        "CUDA state; import one (vmaf_cuda_import_state) or give host pictures",
                        index, which[i]);
@@ -439,7 +439,11 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
         }
         /* Another state's device pictures may lie on another device or in
          * another CUcontext: the kernels would fault, and poison the
-         * context for every later call. */
+         * context for every later call. Its host and pinned pictures would
+         * be held by this context until this context is next collected,
+         * while a fetch from their own pool, which collects only its own
+         * context, waited for them: for ever, if the caller's thread is
+         * the one waiting. */
         if (!vmaf_cuda_pool_picture_of(vmaf->cuda, p[i])) {
             vmaf_error("frame %u: the %s picture comes from another context's picture pool "
                        "(another CUDA state); fetch pictures from this context's pool",
@@ -534,17 +538,20 @@ static bool device_running(const VmafFeatureRequest *r)
     return r->use && r->use->backend != VMAF_FEX_BACKEND_CPU && r->n_inst;
 }
 
+/* Every device extractor is collected, also after one has failed (each
+ * keeps its own frames and pictures); the first error is returned. */
 static int collect_devices(VmafContext *vmaf, bool wait)
 {
+    int first = 0;
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         VmafFeatureRequest *r = &vmaf->req[i];
         if (device_running(r)) {
             int err = r->use->collect(&r->inst[0], wait, vmaf->fc);
-            if (err)
-                return err;
+            if (err && !first)
+                first = err;
         }
     }
-    return 0;
+    return first;
 }
 
 /* After a device failure: every device extractor finishes or gives up
@@ -566,8 +573,12 @@ int vmaf_context_collect_devices(VmafContext *vmaf)
     if (!vmaf->started)
         return 0;
     const int err = collect_devices(vmaf, true);
-    if (err)
+    if (err) {
+        /* As after a failed read: the failed extractor gives its frames
+         * up, so that a fetch waiting on the pool is not kept waiting. */
+        release_device_frames(vmaf);
         vmaf_context_set_error(vmaf, err);
+    }
     return err;
 }
 

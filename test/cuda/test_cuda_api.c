@@ -382,6 +382,16 @@ static void pool_back_after_failure(bool at_collect)
     CHECK(got == VMAF_CUDA_POOL_PICTURES,
           "%s: %u of the pool's %d pictures could be fetched before the flush; log: %s", what,
           got, VMAF_CUDA_POOL_PICTURES, cap.text);
+    /* With every picture in the caller's hands, one more is the documented
+     * -EBUSY with its line, not the context's earlier error again, unsaid. */
+    if (got == VMAF_CUDA_POOL_PICTURES) {
+        VmafPicture extra;
+        capture_begin(&cap);
+        const int e = vmaf_cuda_fetch_preallocated_picture(ctx, &extra);
+        capture_end(&cap);
+        CHECK(e == -EBUSY && capture_lines(&cap) == 1 && strstr(cap.text, "held by the caller"),
+              "%s: a fetch from a pool the caller holds gave %d; log: %s", what, e, cap.text);
+    }
     for (unsigned i = 0; i < got; i++)
         vmaf_picture_unref(&all[i]);
     capture_begin(&cap);
@@ -420,39 +430,55 @@ static void state_in_two_contexts(void)
     vmaf_close(a);
 }
 
-/* Device pictures of one context's pool given to another context: to one
- * with its own CUDA state, or to one without any. Both refuse them with
- * -EINVAL (the kernels would otherwise read another state's memory, maybe
- * on another device), and the owner still scores its own. */
+/* Pictures of one context's pool given to another context: to one with its
+ * own CUDA state, or to one without any. Both refuse them with -EINVAL, for
+ * every kind of pool: device pictures would be read by kernels of another
+ * state (maybe on another device), and host or pinned ones would be held
+ * by the other context while a fetch from their own pool, which collects
+ * only its own context, waited for them for ever. The owner still scores
+ * its own. */
 static void foreign_pool_pictures(void)
 {
-    const char *what = "another context's device pictures";
-    const enum VmafCudaPicturePreallocationMethod m =
-        VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
-    int err;
-    VmafContext *a = pool_context(m, 0, what, &err);
-    VmafContext *b = new_context(true, "float_ssim");
-    VmafContext *c = new_context(false, "float_ssim");
-    VmafContext *other[2] = {b, c};
-    for (int k = 0; k < 2 && !err; k++) {
-        VmafPicture cur[2];
-        err = fetch_pair(a, m, 0, cur, what);
-        if (err)
-            break;
-        Capture cap;
-        capture_begin(&cap);
-        const int e = vmaf_read_pictures(other[k], &cur[0], &cur[1], 0);
-        capture_end(&cap);
-        CHECK(e == -EINVAL && strstr(cap.text, k ? "no CUDA state" : "another context's"),
-              "%s, %s: %d, log: %s", what, k ? "no CUDA state" : "another state", e, cap.text);
+    static const enum VmafCudaPicturePreallocationMethod methods[] = {
+        VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
+        VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST,
+        VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
+    };
+    for (size_t j = 0; j < sizeof(methods) / sizeof(methods[0]); j++) {
+        const enum VmafCudaPicturePreallocationMethod m = methods[j];
+        const bool device = m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
+        const char *what = device ? "another context's device pictures"
+                           : m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST
+                               ? "another context's host pool pictures"
+                               : "another context's pinned pictures";
+        int err;
+        VmafContext *a = pool_context(m, 0, what, &err);
+        VmafContext *b = new_context(true, "float_ssim");
+        VmafContext *c = new_context(false, "float_ssim");
+        VmafContext *other[2] = {b, c};
+        for (int k = 0; k < 2 && !err; k++) {
+            VmafPicture cur[2];
+            err = fetch_pair(a, m, 0, cur, what);
+            if (err)
+                break;
+            Capture cap;
+            capture_begin(&cap);
+            const int e = vmaf_read_pictures(other[k], &cur[0], &cur[1], 0);
+            capture_end(&cap);
+            const char *want = k && device ? "no CUDA state" : "another context's";
+            CHECK(e == -EINVAL && strstr(cap.text, want), "%s, %s: %d, log: %s", what,
+                  k ? "no CUDA state" : "another state", e, cap.text);
+        }
+        /* Every picture went back to the pool: the owner fetches all of
+         * them again and scores its frames. */
+        if (!err)
+            err = read_pool_frames(a, m, FRAMES, "the owner's frame", what);
+        CHECK(!vmaf_read_pictures(a, NULL, NULL, 0), "%s: flush", what);
+        compare(a, what);
+        vmaf_close(a);
+        vmaf_close(b);
+        vmaf_close(c);
     }
-    if (!err)
-        err = read_pool_frames(a, m, FRAMES, "the owner's frame", what);
-    CHECK(!vmaf_read_pictures(a, NULL, NULL, 0), "%s: flush", what);
-    compare(a, what);
-    vmaf_close(a);
-    vmaf_close(b);
-    vmaf_close(c);
 }
 
 /* Fetching must not wait for pictures only the caller can give back. */

@@ -760,12 +760,11 @@ int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
              * few pictures ahead would wait forever. */
             drained = true;
             pthread_mutex_unlock(&p->lock);
-            const int err = vmaf_context_collect_devices(vmaf);
+            /* A failure there was logged and stays the context's error,
+             * which the next read returns; its frames were given up, and
+             * their pictures are back: take one, as after a failed read. */
+            (void)vmaf_context_collect_devices(vmaf);
             pthread_mutex_lock(&p->lock);
-            if (err) {
-                pthread_mutex_unlock(&p->lock);
-                return err;
-            }
             continue;
         }
         /* The rest are held by CPU workers, which give theirs back when
