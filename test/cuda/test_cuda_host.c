@@ -17,6 +17,7 @@
 #include "cuda_test.h"
 
 #include "cuda/cuda_internal.h"
+#include "cuda/cuda_state.h"
 #include "feature/cuda/float_ssim_cuda.h"
 #include "feature/cuda/float_ssim_cuda_kernels.h"
 #include "feature/ssim/ssim.h"
@@ -132,6 +133,25 @@ int main(void)
           "fetch with NULL not -EINVAL");
     CHECK(vmaf_cuda_preallocate_pictures(NULL, (VmafCudaPictureConfiguration){0}) == -EINVAL,
           "preallocation with NULL not -EINVAL");
+
+    /* A sticky error is logged once a state, whichever part of the library
+     * meets it first (the frames' upload, the extractor's wait); other
+     * errors each time they happen. */
+    struct VmafCudaState *st = calloc(1, sizeof(*st));
+    CHECK(st != NULL, "out of memory");
+    if (st) {
+        atomic_init(&st->reported, (int)cudaSuccess);
+        CHECK(vmaf_cuda_report(st, cudaErrorIllegalAddress), "first sticky error not logged");
+        CHECK(!vmaf_cuda_report(st, cudaErrorIllegalAddress), "a sticky error logged twice");
+        CHECK(vmaf_cuda_report(st, cudaErrorMemoryAllocation) &&
+                  vmaf_cuda_report(st, cudaErrorMemoryAllocation),
+              "a plain error (out of memory) not logged each time");
+        CHECK(vmaf_cuda_report(st, cudaErrorLaunchFailure) &&
+                  !vmaf_cuda_report(st, cudaErrorLaunchFailure),
+              "a second sticky error not logged once");
+        CHECK(vmaf_cuda_report(NULL, cudaErrorIllegalAddress), "no state: not logged");
+        free(st);
+    }
 
     printf("test_cuda_host: %s\n", failures ? "FAILED" : "ok");
     return failures ? 1 : 0;

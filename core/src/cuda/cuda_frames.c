@@ -54,7 +54,9 @@ struct VmafCudaFrames {
 static int fail(VmafCudaFrames *f, cudaError_t e, const char *what, long frame)
 {
     const int err = vmaf_cuda_errno(e);
-    if (frame >= 0)
+    if (!vmaf_cuda_report(f->cu, e))
+        ;
+    else if (frame >= 0)
         vmaf_error("%s: frame %ld: %s failed: %s", f->who, frame, what, cudaGetErrorString(e));
     else
         vmaf_error("%s: %s failed: %s", f->who, what, cudaGetErrorString(e));
@@ -266,7 +268,7 @@ void vmaf_cuda_frames_free(VmafCudaFrames *f)
     if (!f)
         return;
     /* The users are closed first: their kernels have ended. */
-    const bool entered = !vmaf_cuda_enter_teardown(f->cu);
+    const bool entered = !vmaf_cuda_enter(f->cu);
     if (entered && f->up)
         cudaStreamSynchronize(f->up);
     for (int k = 0; k < PLACES; k++) {

@@ -52,13 +52,39 @@ int vmaf_cuda_errno(cudaError_t e)
     }
 }
 
-static int enter(struct VmafCudaState *s, const char *who, long frame, bool teardown)
+/* The errors that corrupt the context: every later call of the process in
+ * it returns the same code. */
+static bool sticky(cudaError_t e)
+{
+    switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorContextIsDestroyed: return true;
+    default: return false;
+    }
+}
+
+bool vmaf_cuda_report(struct VmafCudaState *s, cudaError_t e)
+{
+    return !s || !sticky(e) || atomic_exchange(&s->reported, (int)e) != (int)e;
+}
+
+static int enter(struct VmafCudaState *s, const char *who, long frame)
 {
     const int r = s->push(s->ctx);
     if (r) {
-        /* In a teardown, said once: the extractors, the frames, the pool
-         * and the state each try again as they are freed. */
-        if (!atomic_exchange(&s->lost, true) || !teardown) {
+        /* Said once: a context that is gone stays gone, and the frames,
+         * each extractor, the pool and the state each try again, while
+         * scoring and as they are freed. */
+        if (!atomic_exchange(&s->lost, true)) {
             char at[32] = "";
             if (frame >= 0)
                 snprintf(at, sizeof(at), "frame %ld: ", frame);
@@ -73,17 +99,12 @@ static int enter(struct VmafCudaState *s, const char *who, long frame, bool tear
 
 int vmaf_cuda_enter_for(struct VmafCudaState *s, const char *who, long frame)
 {
-    return enter(s, who, frame, false);
+    return enter(s, who, frame);
 }
 
 int vmaf_cuda_enter(struct VmafCudaState *s)
 {
-    return enter(s, "cuda", -1, false);
-}
-
-int vmaf_cuda_enter_teardown(struct VmafCudaState *s)
-{
-    return enter(s, "cuda", -1, true);
+    return enter(s, "cuda", -1);
 }
 
 void vmaf_cuda_leave(struct VmafCudaState *s)
@@ -209,6 +230,7 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
     atomic_init(&s->refs, 1);
     atomic_init(&s->imported, false);
     atomic_init(&s->lost, false);
+    atomic_init(&s->reported, (int)cudaSuccess);
     pthread_mutex_init(&s->copies_lock, NULL);
     snprintf(s->name, sizeof(s->name), "the GPU");
 
@@ -324,7 +346,7 @@ void vmaf_cuda_state_free(struct VmafCudaState *s)
     vmaf_team_destroy(s->copy_team);
     /* Copies still referenced hold the state: these are all there are. */
     if (s->free_copies) {
-        if (!vmaf_cuda_enter_teardown(s)) {
+        if (!vmaf_cuda_enter(s)) {
             free_copies(s->free_copies, true);
             vmaf_cuda_leave(s);
         } else {
@@ -559,7 +581,7 @@ static void pool_destroy(struct VmafCudaPicturePool *p)
      * cannot be made current, its owner destroyed it, and that freed every
      * allocation made in it: nothing is left to free but host memory. */
     const bool cuda_mem = p->method != VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST;
-    const bool entered = cuda_mem && !vmaf_cuda_enter_teardown(p->cu);
+    const bool entered = cuda_mem && !vmaf_cuda_enter(p->cu);
     for (unsigned i = 0; i < p->n; i++) {
         void *m = p->entry[i].mem;
         if (!m)

@@ -129,13 +129,16 @@ static atomic_bool fail_capture;
 
 static const char *const provided_features[] = SSIM_PROVIDED_FEATURES;
 
-/* Logs one failure naming the extractor, the frame and the call; records
- * it as the sticky error. vmaf_cuda_errno() also consumes the thread's
- * last error, which a later launch check would otherwise report. */
+/* Logs one failure naming the extractor, the frame and the call (unless
+ * the frames or another call already said this error: vmaf_cuda_report);
+ * records it as the sticky error. vmaf_cuda_errno() also consumes the
+ * thread's last error, which a later launch check would otherwise report. */
 static int fail(FloatSsimCudaState *st, cudaError_t e, const char *what, long frame)
 {
     const int err = vmaf_cuda_errno(e);
-    if (frame >= 0)
+    if (!vmaf_cuda_report(st->cu, e))
+        ;
+    else if (frame >= 0)
         vmaf_error(NAME ": frame %ld: %s failed: %s", frame, what, cudaGetErrorString(e));
     else
         vmaf_error(NAME ": %s failed: %s", what, cudaGetErrorString(e));
@@ -703,7 +706,7 @@ static void close_fex(VmafFex *fex)
         return;
     /* Frames still in flight keep their pictures held: the context's frames
      * give them back when they are freed, after this. */
-    if (!vmaf_cuda_enter_teardown(st->cu)) {
+    if (!vmaf_cuda_enter(st->cu)) {
         teardown(st);
         vmaf_cuda_leave(st->cu);
     }
