@@ -306,8 +306,12 @@ static int choose_backend(VmafContext *vmaf, VmafFeatureRequest *r)
     const bool gpu = vmaf->cuda && !vmaf->cfg.gpumask;
     if (r->use) { /* pinned to a twin by name */
         if (!gpu) {
-            vmaf_error("%s needs a GPU: import CUDA state (vmaf_cuda_import_state) or use %s",
-                       r->use->name, r->cpu->name);
+            if (vmaf->cuda)
+                vmaf_error("%s needs the GPU, and this context's gpumask keeps every feature "
+                           "on the CPU: clear gpumask or use %s", r->use->name, r->cpu->name);
+            else
+                vmaf_error("%s needs a GPU: import CUDA state (vmaf_cuda_import_state) or use "
+                           "%s", r->use->name, r->cpu->name);
             return -ENODEV;
         }
         return 0;

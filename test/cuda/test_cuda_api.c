@@ -209,6 +209,26 @@ static void mixed_memory(void)
     vmaf_close(ctx);
 }
 
+/* The twin named directly, in a context whose gpumask keeps features on
+ * the CPU: refused at the first frame, and the line names gpumask, not a
+ * missing CUDA state (the context has one). */
+static void twin_with_gpumask(void)
+{
+    const char *what = "float_ssim_cuda with gpumask";
+    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING, .gpumask = 1};
+    VmafContext *ctx = new_context_cfg(cfg, true, "float_ssim_cuda");
+    VmafPicture r, d;
+    vmaf_picture_ref(&r, &ref[0]);
+    vmaf_picture_ref(&d, &dist[0]);
+    Capture cap;
+    capture_begin(&cap);
+    const int err = vmaf_read_pictures(ctx, &r, &d, 0);
+    capture_end(&cap);
+    CHECK(err == -ENODEV && capture_lines(&cap) == 1 && strstr(cap.text, "gpumask"),
+          "%s: %d, log: %s", what, err, cap.text);
+    vmaf_close(ctx);
+}
+
 /* Device pictures for the CPU extractor (the GPU switched off by gpumask):
  * each frame's luma comes to the host in pinned copies that are reused, so
  * a run makes one pair, not one a frame. */
@@ -719,6 +739,7 @@ int main(void)
     pool_back_after_failure(true);
     state_in_two_contexts();
     foreign_pool_pictures();
+    twin_with_gpumask();
     caller_holds_pool(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, 0, 0,
                       "every device pool picture held, before any frame");
     caller_holds_pool(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, 0, 3,

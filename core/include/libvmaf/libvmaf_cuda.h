@@ -19,7 +19,9 @@
 extern "C" {
 #endif
 
-/** A CUDA device context, its streams and memory pools. */
+/** A CUDA device and the context the library works in (the extractors
+ *  and the picture pool of the context it is imported into make their own
+ *  streams and memory in it). */
 typedef struct VmafCudaState VmafCudaState;
 
 /** How a VmafCudaState is created. */

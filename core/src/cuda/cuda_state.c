@@ -494,14 +494,18 @@ int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, Vma
         vmaf_error("cuda: frame %u: no device picture to copy to the host", index);
         return -EINVAL;
     }
+    /* Luma only, as a 4:0:0 picture in the layout of vmaf_picture_alloc():
+     * every CPU extractor reads luma alone, and pinned memory for chroma
+     * nobody copies or reads would be wasted, up to a few copies a worker
+     * thread. */
     unsigned pw[3], ph[3], planes;
-    int err = vmaf_picture_plane_geometry(dev->pix_fmt, dev->w[0], dev->h[0], pw, ph, &planes);
+    int err = vmaf_picture_plane_geometry(VMAF_PIX_FMT_YUV400P, dev->w[0], dev->h[0], pw, ph,
+                                          &planes);
     if (err) {
         vmaf_error("cuda: frame %u: a %ux%u device picture has no valid plane layout", index,
                    dev->w[0], dev->h[0]);
         return err;
     }
-    /* The layout of vmaf_picture_alloc(). */
     size_t stride[3], offset[3];
     const size_t total = vmaf_picture_plane_layout(planes, pw, ph, dev->bpc,
                                                    VMAF_PICTURE_ROW_ALIGN, stride, offset);
@@ -526,7 +530,7 @@ int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, Vma
         keep_copy(s, c);
         return vmaf_cuda_errno(e);
     }
-    err = vmaf_picture_wrap(host, dev->pix_fmt, dev->bpc, dev->w[0], dev->h[0],
+    err = vmaf_picture_wrap(host, VMAF_PIX_FMT_YUV400P, dev->bpc, dev->w[0], dev->h[0],
                             VMAF_PICTURE_BUF_HOST_PINNED, host_copy_release, c);
     if (err) {
         vmaf_error("cuda: frame %u: out of memory for a host copy of a device picture", index);

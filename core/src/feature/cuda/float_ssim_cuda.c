@@ -261,7 +261,7 @@ static int init(VmafFex *fex)
     }
     e = vmaf_ssim_cuda_prepare();
     if (e != cudaSuccess) {
-        err = fail(st, e, "granting the kernels their shared memory", -1);
+        err = fail(st, e, "loading the kernels and granting them their shared memory", -1);
         goto out;
     }
     const size_t part = vmaf_ssim_cuda_partials_bytes();
