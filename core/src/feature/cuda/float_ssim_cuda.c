@@ -554,9 +554,9 @@ static int reserve(VmafFex *fex)
         return 0;
     Slot *sl = &st->slot[st->next];
     if (st->ndone == SLOTS) {
-        vmaf_error(NAME ": frame %u: %d frames are waiting for collect(); the caller must "
-                   "collect after each submit",
-                   sl->index, SLOTS);
+        vmaf_error(NAME ": %d frames (the oldest frame %u) are waiting for collect(); the "
+                   "caller must collect after each submit",
+                   SLOTS, sl->index);
         return st->err = -EBUSY;
     }
     int err = vmaf_cuda_enter_for(st->cu, NAME, (long)sl->index);
