@@ -449,9 +449,14 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
          * context, waited for them: for ever, if the caller's thread is
          * the one waiting. */
         if (!vmaf_cuda_pool_picture_of(vmaf->cuda, p[i])) {
-            vmaf_error("frame %u: the %s picture comes from another context's picture pool "
-                       "(another CUDA state); fetch pictures from this context's pool",
-                       index, which[i]);
+            if (vmaf->cuda)
+                vmaf_error("frame %u: the %s picture comes from another context's picture "
+                           "pool (another CUDA state); fetch pictures from this context's "
+                           "pool", index, which[i]);
+            else
+                vmaf_error("frame %u: the %s picture comes from another context's picture "
+                           "pool, and this context has no CUDA state; give it pictures of its "
+                           "own (vmaf_picture_alloc)", index, which[i]);
             return -EINVAL;
         }
     }

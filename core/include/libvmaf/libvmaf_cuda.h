@@ -111,10 +111,13 @@ VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf,
  * given context, and not while vmaf_read_pictures() runs on another: it
  * may collect that context's frames.
  *
+ * After a GPU failure the failed frames give their pictures back, and
+ * the call hands one out as before; vmaf_read_pictures() reports the
+ * failure.
+ *
  * @return 0 on success, -EINVAL on a NULL argument or if no pool was
  *         allocated, -EBUSY (logged) when the caller holds every picture of
- *         the pool, or the error of a frame the library finished to free
- *         one.
+ *         the pool.
  */
 VMAF_EXPORT int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic);
 

@@ -268,7 +268,7 @@ void vmaf_cuda_frames_free(VmafCudaFrames *f)
     if (!f)
         return;
     /* The users are closed first: their kernels have ended. */
-    const bool entered = !vmaf_cuda_enter(f->cu);
+    const bool entered = !vmaf_cuda_enter_teardown(f->cu);
     if (entered && f->up)
         cudaStreamSynchronize(f->up);
     for (int k = 0; k < PLACES; k++) {

@@ -35,9 +35,9 @@ bool vmaf_cuda_pool_picture_of(const struct VmafCudaState *cu, const VmafPicture
 
 /* Copies the luma plane of a device picture into a 4:0:0 host picture of
  * the same size and depth (every CPU extractor reads luma only), for CPU
- * extractors that run beside the GPU. The memory is pinned and comes back to the state for the next frame
- * when the picture's last reference goes. 0 or negative errno; a failure
- * is logged once, with frame `index`. */
+ * extractors that run beside the GPU. The memory is pinned and comes back
+ * to the state for the next frame when the picture's last reference goes.
+ * 0 or negative errno; a failure is logged once, with frame `index`. */
 int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev,
                             VmafPicture *host, unsigned index);
 

@@ -77,14 +77,17 @@ bool vmaf_cuda_report(struct VmafCudaState *s, cudaError_t e)
     return !s || !sticky(e) || atomic_exchange(&s->reported, (int)e) != (int)e;
 }
 
-static int enter(struct VmafCudaState *s, const char *who, long frame)
+static int enter(struct VmafCudaState *s, const char *who, long frame, bool teardown)
 {
     const int r = s->push(s->ctx);
     if (r) {
-        /* Said once: a context that is gone stays gone, and the frames,
-         * each extractor, the pool and the state each try again, while
-         * scoring and as they are freed. */
-        if (!atomic_exchange(&s->lost, true)) {
+        /* While scoring, each call that meets it says it: callers log
+         * nothing of their own, and a call after an earlier failure the
+         * caller went past (a pool that could not be made) must still say
+         * why it fails. In a teardown, said once: the extractors, the
+         * frames, the pool and the state each try again as they are
+         * freed. */
+        if (!atomic_exchange(&s->lost, true) || !teardown) {
             char at[32] = "";
             if (frame >= 0)
                 snprintf(at, sizeof(at), "frame %ld: ", frame);
@@ -99,12 +102,17 @@ static int enter(struct VmafCudaState *s, const char *who, long frame)
 
 int vmaf_cuda_enter_for(struct VmafCudaState *s, const char *who, long frame)
 {
-    return enter(s, who, frame);
+    return enter(s, who, frame, false);
 }
 
 int vmaf_cuda_enter(struct VmafCudaState *s)
 {
-    return enter(s, "cuda", -1);
+    return enter(s, "cuda", -1, false);
+}
+
+int vmaf_cuda_enter_teardown(struct VmafCudaState *s)
+{
+    return enter(s, "cuda", -1, true);
 }
 
 void vmaf_cuda_leave(struct VmafCudaState *s)
@@ -346,7 +354,7 @@ void vmaf_cuda_state_free(struct VmafCudaState *s)
     vmaf_team_destroy(s->copy_team);
     /* Copies still referenced hold the state: these are all there are. */
     if (s->free_copies) {
-        if (!vmaf_cuda_enter(s)) {
+        if (!vmaf_cuda_enter_teardown(s)) {
             free_copies(s->free_copies, true);
             vmaf_cuda_leave(s);
         } else {
@@ -469,9 +477,10 @@ static int take_copy(struct VmafCudaState *s, size_t bytes, unsigned index, Host
         }
         const cudaError_t e = cudaHostAlloc(&c->mem, bytes, cudaHostAllocDefault);
         if (e != cudaSuccess) {
-            vmaf_error("cuda: frame %u: cannot allocate %zu bytes of pinned host memory for a "
-                       "copy of a device picture: %s",
-                       index, bytes, cudaGetErrorString(e));
+            if (vmaf_cuda_report(s, e))
+                vmaf_error("cuda: frame %u: cannot allocate %zu bytes of pinned host memory "
+                           "for a copy of a device picture: %s",
+                           index, bytes, cudaGetErrorString(e));
             free(c);
             return vmaf_cuda_errno(e);
         }
@@ -524,16 +533,17 @@ int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, Vma
                                        cudaMemcpyDeviceToHost);
     vmaf_cuda_leave(s);
     if (e != cudaSuccess) {
-        vmaf_error("cuda: frame %u: copying the luma of a %ux%u device picture to the host "
-                   "failed: %s",
-                   index, dev->w[0], dev->h[0], cudaGetErrorString(e));
+        if (vmaf_cuda_report(s, e))
+            vmaf_error("cuda: frame %u: copying the luma of a %ux%u device picture to the "
+                       "host failed: %s",
+                       index, dev->w[0], dev->h[0], cudaGetErrorString(e));
         keep_copy(s, c);
         return vmaf_cuda_errno(e);
     }
     err = vmaf_picture_wrap(host, VMAF_PIX_FMT_YUV400P, dev->bpc, dev->w[0], dev->h[0],
                             VMAF_PICTURE_BUF_HOST_PINNED, host_copy_release, c);
     if (err) {
-        vmaf_error("cuda: frame %u: out of memory for a host copy of a device picture", index);
+        /* vmaf_picture_wrap() said why (its only failure here is memory). */
         keep_copy(s, c);
         return err;
     }
@@ -585,7 +595,7 @@ static void pool_destroy(struct VmafCudaPicturePool *p)
      * cannot be made current, its owner destroyed it, and that freed every
      * allocation made in it: nothing is left to free but host memory. */
     const bool cuda_mem = p->method != VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST;
-    const bool entered = cuda_mem && !vmaf_cuda_enter(p->cu);
+    const bool entered = cuda_mem && !vmaf_cuda_enter_teardown(p->cu);
     for (unsigned i = 0; i < p->n; i++) {
         void *m = p->entry[i].mem;
         if (!m)
@@ -827,10 +837,7 @@ int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
         e->busy = false;
         p->outstanding--;
         pthread_mutex_unlock(&p->lock);
-        if (err == -ENOMEM)
-            vmaf_error("cuda: out of memory wrapping a preallocated picture");
-        else
-            vmaf_error("cuda: cannot wrap a preallocated picture (%d)", err);
+        /* vmaf_picture_wrap() said why. */
         return err;
     }
     for (unsigned i = 0; i < p->planes; i++) {

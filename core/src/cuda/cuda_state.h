@@ -33,7 +33,7 @@ typedef int (*VmafCuDeviceGet)(int *dev, int ordinal);
 struct VmafCudaState {
     atomic_int refs;   /* the owner, plus one per live picture pool and host copy in use */
     atomic_bool imported; /* owned by a context (vmaf_cuda_import_state) */
-    atomic_bool lost;     /* its context could not be made current (said once) */
+    atomic_bool lost;     /* its context could not be made current (a teardown says it once) */
     atomic_int reported;  /* the sticky cudaError_t logged last (vmaf_cuda_report) */
     void *ctx;         /* CUcontext pushed around every use */
     int device;        /* runtime ordinal (after CUDA_VISIBLE_DEVICES) */
@@ -68,14 +68,14 @@ struct VmafCudaState {
  * errors (out of memory) are logged each time. s may be NULL (true). */
 bool vmaf_cuda_report(struct VmafCudaState *s, cudaError_t e);
 
-/* Makes the state's context current. 0 or negative errno, logged the
- * first time only: a context that is gone stays gone, and the frames, the
- * extractors, the pool and the state each try again as they score and as
- * they are freed. */
+/* Makes the state's context current. 0 or negative errno (logged). */
 int vmaf_cuda_enter(struct VmafCudaState *s);
 /* The same, with the failure's line naming `who` and, when `frame` is not
  * negative, the frame: the caller then logs nothing more. */
 int vmaf_cuda_enter_for(struct VmafCudaState *s, const char *who, long frame);
+/* As vmaf_cuda_enter(), for freeing: a lost context is logged once for
+ * all the parts freed after it. */
+int vmaf_cuda_enter_teardown(struct VmafCudaState *s);
 /* Restores the context that was current before vmaf_cuda_enter(). */
 void vmaf_cuda_leave(struct VmafCudaState *s);
 

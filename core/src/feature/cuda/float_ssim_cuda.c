@@ -706,7 +706,7 @@ static void close_fex(VmafFex *fex)
         return;
     /* Frames still in flight keep their pictures held: the context's frames
      * give them back when they are freed, after this. */
-    if (!vmaf_cuda_enter(st->cu)) {
+    if (!vmaf_cuda_enter_teardown(st->cu)) {
         teardown(st);
         vmaf_cuda_leave(st->cu);
     }
