@@ -181,9 +181,10 @@ static bool is_ident(const char *s)
 }
 
 /* Copies s into buf (at least 64 bytes) whole when it has at most 60
- * characters, else as its first and last 28 around "...": the bad part of a
- * long argument (a model path's options, a number's junk) is as often at
- * its end as at its start. */
+ * bytes, else as its first and last 28 bytes or fewer around "...": the
+ * bad part of a long argument (a model path's options, a number's junk) is
+ * as often at its end as at its start. The cuts fall between UTF-8
+ * characters, never inside one. */
 static const char *shorten(char *buf, size_t sz, const char *s)
 {
     size_t n = strlen(s);
@@ -192,9 +193,14 @@ static const char *shorten(char *buf, size_t sz, const char *s)
     if (n <= 60) {
         memcpy(buf, s, n + 1);
     } else {
-        memcpy(buf, s, 28);
-        memcpy(buf + 28, "...", 3);
-        memcpy(buf + 31, s + n - 28, 29);
+        size_t head = 28, tail = n - 28;
+        while (head && ((unsigned char)s[head] & 0xc0) == 0x80)
+            head--;
+        while (tail < n && ((unsigned char)s[tail] & 0xc0) == 0x80)
+            tail++;
+        memcpy(buf, s, head);
+        memcpy(buf + head, "...", 3);
+        memcpy(buf + head + 3, s + tail, n - tail + 1);
     }
     return buf;
 }
@@ -569,8 +575,9 @@ static int unknown_long(const char *arg, size_t len, char *err, size_t err_sz)
             n += (size_t)snprintf(hint + n, sizeof(hint) - n, "%s--%s", n ? " or " : "",
                                   options[i].name);
     }
-    char name[64];
-    snprintf(name, sizeof(name), "--%.*s", (int)(len < 40 ? len : 40), arg);
+    char name[CLI_MAX_OPTARG + 3];
+    snprintf(name, sizeof(name), "--%.*s", (int)(len < CLI_MAX_OPTARG ? len : CLI_MAX_OPTARG),
+             arg);
     shorten(shown, sizeof(shown), name);
     /* The reference tool's presets: named, with what can be done today. */
     if ((len == 7 && !strncmp(arg, "aom_ctc", len)) || (len == 8 && !strncmp(arg, "nflx_ctc", len)))

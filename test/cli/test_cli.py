@@ -1050,6 +1050,16 @@ def test_long_paths(tmp):
                  "long argument: a model's bad option at its end")
     expect_error(["-r", ref, "-d", dis, "--threads", "1" * 59 + "x"] + F, "usage",
                  '(--threads "%s")' % ("1" * 59 + "x"), "argument of 60 characters shown whole")
+    opt = "--" + "o" * 70 + "_typo"
+    expect_error(["-r", ref, "-d", dis, opt] + F, "usage", "%s...%s" % (opt[:28], opt[-28:]),
+                 "long unknown option: both ends")
+    # Cuts fall between UTF-8 characters: no lone lead or continuation byte.
+    wide = "a" + "\u00e9" * 40
+    rc, _, err = run(["-r", ref, "-d", dis, "--threads", wide] + F)
+    enc = wide.encode()
+    check(rc == EXIT["usage"] and "a" + "\u00e9" * 13 + "..." + "\u00e9" * 14 in err and
+          "\ufffd" not in err, "a cut inside a UTF-8 character: %r" % err)
+    check(len(enc) > 60, "the UTF-8 argument is long enough to be cut")
 
 
 def test_streams_and_stdout(tmp):
