@@ -190,18 +190,10 @@ static const char *shorten(char *buf, size_t sz, const char *s)
     size_t n = strlen(s);
     if (sz < 64)
         return "...";
-    if (n <= 60) {
+    if (n <= 60)
         memcpy(buf, s, n + 1);
-    } else {
-        size_t head = 28, tail = n - 28;
-        while (head && ((unsigned char)s[head] & 0xc0) == 0x80)
-            head--;
-        while (tail < n && ((unsigned char)s[tail] & 0xc0) == 0x80)
-            tail++;
-        memcpy(buf, s, head);
-        memcpy(buf + head, "...", 3);
-        memcpy(buf + head + 3, s + tail, n - tail + 1);
-    }
+    else
+        one_line_cut_middle(buf, s, n, 28, 28);
     return buf;
 }
 

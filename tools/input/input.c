@@ -46,15 +46,8 @@ const char *input_shorten_path(char buf[INPUT_PATH_SHOWN + 1], const char *path)
         return buf;
     }
     /* A third for the start, the rest for the end, where the file name is. */
-    size_t head = INPUT_PATH_SHOWN / 3, tail = INPUT_PATH_SHOWN - head - 3;
-    size_t from = n - tail;
-    while (head && ((unsigned char)path[head] & 0xc0) == 0x80)
-        head--;
-    while (from < n && ((unsigned char)path[from] & 0xc0) == 0x80)
-        from++;
-    memcpy(buf, path, head);
-    memcpy(buf + head, "...", 3);
-    memcpy(buf + head + 3, path + from, n - from + 1);
+    const size_t head = INPUT_PATH_SHOWN / 3;
+    one_line_cut_middle(buf, path, n, head, INPUT_PATH_SHOWN - head - 3);
     return buf;
 }
 
