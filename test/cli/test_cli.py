@@ -1351,6 +1351,13 @@ def main():
     ap.add_argument("--backend", help="--backend for the parity runs")
     a = ap.parse_args()
     VMAF = os.path.abspath(a.vmaf)
+    # The tool keeps a stop signal its parent ignores ignored (tested with
+    # nohup's SIGHUP), and ignored dispositions pass on to children: under
+    # nohup, or in a script's background job (SIGINT), the signal tests
+    # would test nothing. Give the runs the default dispositions.
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) == signal.SIG_IGN:
+            signal.signal(sig, signal.SIG_DFL)
     tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint, test_pipes,
              test_pipe_failure, test_pipe_open_order, test_sigint_open, test_output_checks,
              test_closed_stdout, test_frame_counts,
