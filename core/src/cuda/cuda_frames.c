@@ -54,12 +54,13 @@ struct VmafCudaFrames {
 static int fail(VmafCudaFrames *f, cudaError_t e, const char *what, long frame)
 {
     const int err = vmaf_cuda_errno(e);
-    if (!vmaf_cuda_report(f->cu, e))
-        ;
-    else if (frame >= 0)
-        vmaf_error("%s: frame %ld: %s failed: %s", f->who, frame, what, cudaGetErrorString(e));
-    else
-        vmaf_error("%s: %s failed: %s", f->who, what, cudaGetErrorString(e));
+    if (vmaf_cuda_report(f->cu, e)) {
+        if (frame >= 0)
+            vmaf_error("%s: frame %ld: %s failed: %s", f->who, frame, what,
+                       cudaGetErrorString(e));
+        else
+            vmaf_error("%s: %s failed: %s", f->who, what, cudaGetErrorString(e));
+    }
     if (!f->err)
         f->err = err ? err : -EIO;
     return f->err;

@@ -136,12 +136,12 @@ static const char *const provided_features[] = SSIM_PROVIDED_FEATURES;
 static int fail(FloatSsimCudaState *st, cudaError_t e, const char *what, long frame)
 {
     const int err = vmaf_cuda_errno(e);
-    if (!vmaf_cuda_report(st->cu, e))
-        ;
-    else if (frame >= 0)
-        vmaf_error(NAME ": frame %ld: %s failed: %s", frame, what, cudaGetErrorString(e));
-    else
-        vmaf_error(NAME ": %s failed: %s", what, cudaGetErrorString(e));
+    if (vmaf_cuda_report(st->cu, e)) {
+        if (frame >= 0)
+            vmaf_error(NAME ": frame %ld: %s failed: %s", frame, what, cudaGetErrorString(e));
+        else
+            vmaf_error(NAME ": %s failed: %s", what, cudaGetErrorString(e));
+    }
     if (!st->err)
         st->err = err ? err : -EIO;
     return st->err;
