@@ -10,11 +10,12 @@
 #include "log.h"
 #include "picture_internal.h"
 
+#define NO_CUDA "this build of libvmaf has no CUDA support (rebuild it with -Dcuda=enabled)"
+
 /* The reason every entry point below gives, once per call. */
 static int no_cuda(const char *call)
 {
-    vmaf_error("cuda: %s: this build of libvmaf has no CUDA support (rebuild it with "
-               "-Dcuda=enabled)", call);
+    vmaf_error("cuda: %s: " NO_CUDA, call);
     return -ENODEV;
 }
 
@@ -30,8 +31,7 @@ int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
     if (!cu_state)
         return null_argument("vmaf_cuda_state_init");
     *cu_state = NULL;
-    vmaf_warning("cuda: this build of libvmaf has no CUDA support (rebuild it with "
-                 "-Dcuda=enabled)");
+    vmaf_warning("cuda: " NO_CUDA);
     return -ENODEV;
 }
 
@@ -107,9 +107,7 @@ int vmaf_cuda_frames_init(VmafCudaFrames **f, struct VmafCudaState *cu, unsigned
 {
     (void)cu, (void)w, (void)h, (void)bpc, (void)users;
     *f = NULL;
-    vmaf_error("%s: this build of libvmaf has no CUDA support (rebuild it with "
-               "-Dcuda=enabled)",
-               who);
+    vmaf_error("%s: " NO_CUDA, who);
     return -ENODEV;
 }
 

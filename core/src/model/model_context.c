@@ -91,8 +91,7 @@ static int check_score_name(VmafModel *const *models, unsigned n_models, const V
                 (f->lookup && !strcmp(name, f->lookup))) {
                 vmaf_error("model %s (%s): its score %s has the name of feature %s of model "
                            "%s; the score would replace the feature's: give the model "
-                           "another name (VmafModelConfig.name; name= in a model given to "
-                           "the vmaf tool or FFmpeg)",
+                           "another name " VMAF_MODEL_RENAME_HINT,
                            who->name, who->source, name, f->name, m->name);
                 return -EINVAL;
             }
@@ -102,7 +101,7 @@ static int check_score_name(VmafModel *const *models, unsigned n_models, const V
     if (fex) {
         vmaf_error("model %s (%s): its score %s has the name of a feature of extractor %s; "
                    "the score would replace the feature's: give the model another name "
-                   "(VmafModelConfig.name; name= in a model given to the vmaf tool or FFmpeg)",
+                   VMAF_MODEL_RENAME_HINT,
                    who->name, who->source, name, fex->name);
         return -EINVAL;
     }
@@ -118,8 +117,7 @@ static int check_used_name(const VmafContext *vmaf, const VmafModel *who, const 
         if (u->model != who->serial && !strcmp(u->name, name)) {
             vmaf_error("model %s (%s): its score %s is already the score of model %s, in "
                        "use in this context; two models cannot share a score name: give "
-                       "one of them another name (VmafModelConfig.name; name= in a model "
-                       "given to the vmaf tool or FFmpeg)",
+                       "one of them another name " VMAF_MODEL_RENAME_HINT,
                        who->name, who->source, name, u->model_name);
             return -EINVAL;
         }

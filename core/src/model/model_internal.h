@@ -15,6 +15,10 @@
 
 #define VMAF_MODEL_MAX_FEATURES 256u
 #define VMAF_MODEL_MAX_KNOTS 256u
+
+/* How a model is renamed, for every message about a score name taken:
+ * through the API, and through the tool's or FFmpeg's model string. */
+#define VMAF_MODEL_RENAME_HINT "(VmafModelConfig.name; name= in a model given to the vmaf tool or FFmpeg)"
 #define VMAF_MODEL_MAX_COLLECTION 1000u
 /* Longest model name; with the longest suffix ("_ci_p95_lo") it fits the
  * 320-byte keys built from it. */

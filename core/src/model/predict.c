@@ -209,8 +209,7 @@ int vmaf_model_store_score(VmafFeatureCollector *fc, const char *name, double va
             return 0;
         vmaf_error("model %s: frame %u already has another score named %s (a feature's or "
                    "another model's); a model's scores must not replace them, since other "
-                   "models read them: give the model another name (VmafModelConfig.name; "
-                   "name= in a model given to the vmaf tool or FFmpeg)",
+                   "models read them: give the model another name " VMAF_MODEL_RENAME_HINT,
                    who, index, name);
         return -EINVAL;
     }
