@@ -4,11 +4,13 @@
  * pictures, the preallocated pool in device, host and pinned memory, the
  * twin named directly, a caller's CUcontext (primary or its own), failed
  * CUDA calls before a frame, one state offered to two contexts, a caller
- * that holds every pool picture, and repeated init/close without leaking
- * device memory. Exit 77 without a GPU.
+ * that holds every pool picture, a fetch while a picture comes back, and
+ * repeated init/close without leaking device memory. Exit 77 without a GPU.
  */
 #include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <unistd.h>
@@ -599,6 +601,87 @@ static void caller_keeps_handed_in(enum VmafCudaPicturePreallocationMethod m, un
     vmaf_close(ctx);
 }
 
+/* The instant inside vmaf_cuda_pool_unhold() between giving up the hold
+ * and dropping the reference: the test's fetch runs there. */
+static sem_t in_unhold;
+
+static void pause_in_unhold(void)
+{
+    sem_post(&in_unhold);
+    usleep(200 * 1000);
+}
+
+static void *unhold_thread(void *pic)
+{
+    vmaf_cuda_pool_unhold(pic);
+    return NULL;
+}
+
+/* A CPU worker gives back a pool picture (its hold, then its reference)
+ * while the caller, holding every other picture, fetches: the fetch must
+ * wait for the picture, not answer -EBUSY because for an instant the
+ * picture looked like the caller's. If the caller keeps a reference of its
+ * own, the answer after the wait is -EBUSY. Last, the library's reference
+ * outlives vmaf_close(), and its unhold frees the pool. */
+static void fetch_during_unhold(enum VmafCudaPicturePreallocationMethod m, const char *what)
+{
+    for (int caller_keeps = 0; caller_keeps < 3; caller_keeps++) {
+        int err = 0;
+        VmafContext *ctx = pool_context(m, 0, what, &err);
+        VmafPicture held[POOL_PICTURES], lib;
+        unsigned n = 0;
+        while (!err && n < POOL_PICTURES) {
+            err = vmaf_cuda_fetch_preallocated_picture(ctx, &held[n]);
+            CHECK(!err, "%s: fetch %u (%d)", what, n + 1, err);
+            n += !err;
+        }
+        if (err) {
+            while (n)
+                vmaf_picture_unref(&held[--n]);
+            vmaf_close(ctx);
+            return;
+        }
+        /* The library's hold on picture 0, as a queued CPU frame has. */
+        vmaf_cuda_pool_hold(&lib, &held[0]);
+        if (caller_keeps != 1)
+            vmaf_picture_unref(&held[0]);
+        if (caller_keeps == 2) {
+            /* Nothing of the caller's is left when the pool's context
+             * closes; the library's reference still is. */
+            for (unsigned i = 1; i < n; i++)
+                vmaf_picture_unref(&held[i]);
+            vmaf_close(ctx);
+            vmaf_cuda_pool_unhold(&lib);
+            continue;
+        }
+        sem_init(&in_unhold, 0, 0);
+        vmaf_cuda_pool_pause_unholds(pause_in_unhold);
+        pthread_t t;
+        CHECK(!pthread_create(&t, NULL, unhold_thread, &lib), "%s: thread", what);
+        sem_wait(&in_unhold);
+        VmafPicture got;
+        signal(SIGALRM, hung);
+        alarm(60);
+        err = vmaf_cuda_fetch_preallocated_picture(ctx, &got);
+        alarm(0);
+        pthread_join(t, NULL);
+        vmaf_cuda_pool_pause_unholds(NULL);
+        sem_destroy(&in_unhold);
+        if (caller_keeps) {
+            CHECK(err == -EBUSY, "%s: fetch while the library let go of a picture the caller "
+                  "still holds gave %d, want -EBUSY", what, err);
+        } else {
+            CHECK(!err, "%s: fetch while the library gave a picture back gave %d, want the "
+                  "picture", what, err);
+        }
+        if (!err)
+            vmaf_picture_unref(&got);
+        for (unsigned i = caller_keeps ? 0 : 1; i < n; i++)
+            vmaf_picture_unref(&held[i]);
+        vmaf_close(ctx);
+    }
+}
+
 /* A context the caller created itself, not the primary one (FFmpeg's
  * default: cuCtxCreate, then popped). The driver's functions are taken by
  * their versioned names from the driver library cudart already loaded:
@@ -750,6 +833,10 @@ int main(void)
                            "device pool, caller keeps what it hands in");
     caller_keeps_handed_in(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED, 2,
                            "pinned pool, caller keeps what it hands in, CPU workers");
+    fetch_during_unhold(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
+                        "pinned pool, fetch while a picture comes back");
+    fetch_during_unhold(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
+                        "device pool, fetch while a picture comes back");
 
     /* Repeated setup and teardown must give all device memory back. */
     size_t free0 = 0, free1 = 0, total = 0;

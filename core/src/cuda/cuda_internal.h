@@ -28,6 +28,11 @@ void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p);
 void vmaf_cuda_pool_hold(VmafPicture *dst, const VmafPicture *src);
 void vmaf_cuda_pool_unhold(VmafPicture *pic);
 
+/* Tests only: vmaf_cuda_pool_unhold() calls pause() after giving up its
+ * hold and before dropping its reference, so that a test can fetch in that
+ * instant; NULL turns it off. Process-wide. */
+void vmaf_cuda_pool_pause_unholds(void (*pause)(void));
+
 /* Whether a picture of a preallocated pool belongs to a pool of state cu
  * (true for any picture that is not a pool's): another state's device
  * pictures may live on another device or in another CUcontext. */

@@ -78,6 +78,11 @@ void vmaf_cuda_pool_unhold(VmafPicture *pic)
     vmaf_picture_unref(pic);
 }
 
+void vmaf_cuda_pool_pause_unholds(void (*pause)(void))
+{
+    (void)pause;
+}
+
 bool vmaf_cuda_pool_picture_of(const struct VmafCudaState *cu, const VmafPicture *pic)
 {
     (void)cu;

@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -584,6 +585,10 @@ struct VmafCudaPicturePool {
     size_t stride[3], offset[3];
     PoolEntry entry[VMAF_CUDA_POOL_PICTURES];
     unsigned n, outstanding;
+    /* Library references being dropped (vmaf_cuda_pool_unhold): their
+     * entry may already count no hold while its picture is still
+     * referenced. A fetch waits for them, and they keep the pool alive. */
+    unsigned unholding;
     bool closing;
     pthread_mutex_t lock;
     pthread_cond_t freed; /* an entry the library held came back */
@@ -621,7 +626,7 @@ void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p)
         return;
     pthread_mutex_lock(&p->lock);
     p->closing = true;
-    const bool now = p->outstanding == 0;
+    const bool now = p->outstanding == 0 && p->unholding == 0;
     pthread_mutex_unlock(&p->lock);
     if (now)
         pool_destroy(p);
@@ -636,7 +641,7 @@ static void pool_release(void *cookie, VmafPicture *pic)
     e->busy = false;
     e->holds = 0;
     p->outstanding--;
-    const bool last = p->closing && p->outstanding == 0;
+    const bool last = p->closing && p->outstanding == 0 && p->unholding == 0;
     pthread_cond_broadcast(&p->freed);
     pthread_mutex_unlock(&p->lock);
     if (last)
@@ -668,20 +673,43 @@ bool vmaf_cuda_pool_picture_of(const struct VmafCudaState *cu, const VmafPicture
     return !e || e->pool->cu == cu;
 }
 
+typedef void (*PauseFn)(void);
+static _Atomic(PauseFn) unhold_pause;
+
+void vmaf_cuda_pool_pause_unholds(void (*pause)(void))
+{
+    atomic_store(&unhold_pause, pause);
+}
+
 void vmaf_cuda_pool_unhold(VmafPicture *pic)
 {
     PoolEntry *e = pool_entry(pic);
-    if (e) {
-        /* Before the unreference, which may free the pool. A fetch waiting
-         * on a dry pool looks again: with no holds left, every busy entry
-         * is the caller's. */
-        struct VmafCudaPicturePool *p = e->pool;
-        pthread_mutex_lock(&p->lock);
-        if (e->holds && !--e->holds)
-            pthread_cond_broadcast(&p->freed);
-        pthread_mutex_unlock(&p->lock);
+    if (!e) {
+        vmaf_picture_unref(pic);
+        return;
     }
+    /* The hold goes before the reference, and between the two the entry
+     * would look like the caller's to a fetch on another thread, which
+     * would answer -EBUSY although the picture is about to come back. The
+     * count of unholds in progress makes that fetch wait for the end, and
+     * keeps the pool alive through an unreference that may be its last. */
+    struct VmafCudaPicturePool *p = e->pool;
+    pthread_mutex_lock(&p->lock);
+    if (e->holds)
+        e->holds--;
+    p->unholding++;
+    pthread_mutex_unlock(&p->lock);
+    const PauseFn pause = atomic_load(&unhold_pause);
+    if (pause)
+        pause();
     vmaf_picture_unref(pic);
+    pthread_mutex_lock(&p->lock);
+    p->unholding--;
+    const bool last = p->closing && p->outstanding == 0 && p->unholding == 0;
+    pthread_cond_broadcast(&p->freed);
+    pthread_mutex_unlock(&p->lock);
+    if (last)
+        pool_destroy(p);
 }
 
 int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfiguration cfg)
@@ -807,7 +835,7 @@ int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
          * their frame is scored, or by the caller, who gives none back
          * while it waits here (also through references it kept to
          * pictures it handed in): wait only while the library holds one. */
-        bool library_holds = false;
+        bool library_holds = p->unholding > 0;
         for (unsigned i = 0; i < p->n; i++)
             library_holds |= p->entry[i].busy && p->entry[i].holds;
         if (library_holds) {
