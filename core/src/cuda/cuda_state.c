@@ -620,16 +620,25 @@ static void pool_destroy(struct VmafCudaPicturePool *p)
     free(p);
 }
 
+/* With the pool's lock held, after a picture came back or the pool was
+ * closed: wakes a waiting fetch, unlocks, and frees a closed pool once
+ * nothing of it is in use. */
+static void pool_unlock_and_settle(struct VmafCudaPicturePool *p)
+{
+    const bool unused = p->closing && p->outstanding == 0 && p->unholding == 0;
+    pthread_cond_broadcast(&p->freed);
+    pthread_mutex_unlock(&p->lock);
+    if (unused)
+        pool_destroy(p);
+}
+
 void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p)
 {
     if (!p)
         return;
     pthread_mutex_lock(&p->lock);
     p->closing = true;
-    const bool now = p->outstanding == 0 && p->unholding == 0;
-    pthread_mutex_unlock(&p->lock);
-    if (now)
-        pool_destroy(p);
+    pool_unlock_and_settle(p);
 }
 
 static void pool_release(void *cookie, VmafPicture *pic)
@@ -641,11 +650,7 @@ static void pool_release(void *cookie, VmafPicture *pic)
     e->busy = false;
     e->holds = 0;
     p->outstanding--;
-    const bool last = p->closing && p->outstanding == 0 && p->unholding == 0;
-    pthread_cond_broadcast(&p->freed);
-    pthread_mutex_unlock(&p->lock);
-    if (last)
-        pool_destroy(p);
+    pool_unlock_and_settle(p);
 }
 
 /* The pool entry behind a picture, or NULL for any other picture. */
@@ -705,11 +710,7 @@ void vmaf_cuda_pool_unhold(VmafPicture *pic)
     vmaf_picture_unref(pic);
     pthread_mutex_lock(&p->lock);
     p->unholding--;
-    const bool last = p->closing && p->outstanding == 0 && p->unholding == 0;
-    pthread_cond_broadcast(&p->freed);
-    pthread_mutex_unlock(&p->lock);
-    if (last)
-        pool_destroy(p);
+    pool_unlock_and_settle(p);
 }
 
 int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfiguration cfg)
