@@ -720,14 +720,19 @@ def test_pipe_open_order(tmp):
     tool waited for the reference's header while the writer waited for the
     distorted FIFO's reader: a hang at the start. Frames both inputs skip
     are skipped in pairs too (skipped one input after the other, the tool
-    waited for the reference's frames behind a full distorted pipe)."""
+    waited for the reference's frames behind a full distorted pipe). With
+    `lead`, the writer sends the header and first frame (more than a pipe
+    holds) of the FIFO it opened first before the other's header, as
+    ffmpeg 5.1 does: the tool used to wait for that header for ever."""
     w, h = 1280, 720
     hdr = b"YUV4MPEG2 W%d H%d C420jpeg\n" % (w, h)
     frames = [bytes([(7 * i + k) % 256 for k in range(256)]) * (w * h * 3 // 2 // 256)
               for i in range(3)]
-    for first, skip in (("ref", 0), ("dis", 0), ("ref", 2)):
-        fr = os.path.join(tmp, "%s%d_open_r.fifo" % (first, skip))
-        fd = os.path.join(tmp, "%s%d_open_d.fifo" % (first, skip))
+    for first, skip, lead in (("ref", 0, False), ("dis", 0, False), ("ref", 2, False),
+                              ("ref", 0, True), ("dis", 0, True), ("dis", 2, True)):
+        name = "%s%d%s" % (first, skip, "_lead" if lead else "")
+        fr = os.path.join(tmp, name + "_open_r.fifo")
+        fd = os.path.join(tmp, name + "_open_d.fifo")
         os.mkfifo(fr)
         os.mkfifo(fd)
 
@@ -736,13 +741,18 @@ def test_pipe_open_order(tmp):
                 a = open(fr if first == "ref" else fd, "wb")
                 b = open(fd if first == "ref" else fr, "wb")
                 r, d = (a, b) if first == "ref" else (b, a)
-                # Both headers before any frame (docs/cli.md: a frame of one
-                # input before the other's header can still wait).
-                r.write(hdr)
-                r.flush()
-                d.write(hdr)
-                d.flush()
-                for f in frames:
+                rest = frames
+                if lead:
+                    for f in (a, b):
+                        f.write(hdr + b"FRAME\n" + frames[0])
+                        f.flush()
+                    rest = frames[1:]
+                else:
+                    r.write(hdr)
+                    r.flush()
+                    d.write(hdr)
+                    d.flush()
+                for f in rest:
                     r.write(b"FRAME\n" + f)
                     r.flush()
                     d.write(b"FRAME\n" + f)
@@ -757,7 +767,8 @@ def test_pipe_open_order(tmp):
                               "--backend", "cpu", "--frame_skip_ref", str(skip),
                               "--frame_skip_dist", str(skip)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        what = f"one writer opening the {first} FIFO first, skipping {skip}"
+        what = (f"one writer opening the {first} FIFO first, skipping {skip}"
+                + (", its first frame before the other's header" if lead else ""))
         so, se = finish_or_hang(p, what)
         t.join(timeout=20)
         check(p.returncode == 0 and b"float_ssim: 1.000000" in so,

@@ -93,14 +93,89 @@ uint64_t input_frame_bytes(enum VmafPixelFormat fmt, unsigned bpc, unsigned w, u
     return total;
 }
 
+/* Up to n bytes of what was read ahead; frees the buffer once it is used. */
+static size_t take_ahead(InputContext *ctx, uint8_t *buf, size_t n)
+{
+    const size_t left = ctx->ahead_len - ctx->ahead_pos;
+    const size_t k = n < left ? n : left;
+    if (k) {
+        memcpy(buf, ctx->ahead + ctx->ahead_pos, k);
+        ctx->ahead_pos += k;
+    }
+    if (ctx->ahead && ctx->ahead_pos == ctx->ahead_len) {
+        free(ctx->ahead);
+        ctx->ahead = NULL;
+        ctx->ahead_len = ctx->ahead_pos = 0;
+    }
+    return k;
+}
+
+int input_getc(InputContext *ctx)
+{
+    uint8_t c;
+    if (ctx->ahead && take_ahead(ctx, &c, 1))
+        return c;
+    return getc(ctx->f);
+}
+
 /* Reads exactly n bytes; returns n, or fewer at end of stream, or -errno. */
 static int64_t read_bytes(InputContext *ctx, void *buf, size_t n)
 {
-    size_t got = fread(buf, 1, n, ctx->f);
+    size_t got = ctx->ahead ? take_ahead(ctx, buf, n) : 0;
+    if (got < n)
+        got += fread((uint8_t *)buf + got, 1, n - got, ctx->f);
     ctx->pos += (int64_t)got;
     if (got < n && ferror(ctx->f))
         return errno ? -errno : -EIO;
     return (int64_t)got;
+}
+
+/* "FRAME" and its end of line, as most writers send it. */
+#define Y4M_FRAME_LINE 6
+
+/* Reads up to n bytes of a pipe into ctx->ahead, into a buffer that grows
+ * as they arrive, so that a header promising huge frames costs memory
+ * only for the bytes that come. The end of the stream is left for the
+ * frame's read to report (the stream stays at its end); a read error is
+ * reported now, as that read would. Out of memory ends the read-ahead
+ * early, which costs nothing but the overlap. 0 or negative errno. */
+static int read_ahead(InputContext *ctx, uint64_t n)
+{
+    uint8_t *buf = NULL;
+    size_t cap = 0, len = 0;
+    while (len < n) {
+        if (len == cap) {
+            const uint64_t want = cap ? (uint64_t)cap * 2 : (uint64_t)1 << 20;
+            if (want > SIZE_MAX)
+                break;
+            const size_t next = (size_t)(want < n ? want : n);
+            uint8_t *b = realloc(buf, next);
+            if (!b)
+                break;
+            buf = b;
+            cap = next;
+        }
+        const size_t asked = cap - len;
+        const size_t got = fread(buf + len, 1, asked, ctx->f);
+        len += got;
+        if (got < asked) {
+            if (ferror(ctx->f)) {
+                const int e = errno ? errno : EIO;
+                free(buf);
+                return input_set_error(ctx, -e, "read failed (%s, frame 0): %s", ctx->path,
+                                       strerror(e));
+            }
+            break;
+        }
+    }
+    if (!len) {
+        free(buf);
+        return 0;
+    }
+    ctx->ahead = buf;
+    ctx->ahead_len = len;
+    ctx->ahead_pos = 0;
+    return 0;
 }
 
 static int ensure_scratch(InputContext *ctx)
@@ -396,7 +471,15 @@ int input_open_file(InputContext *ctx, FILE *f, const char *path, const InputRaw
      * file name, decides (the Y4M reader checks it as the first thing it
      * reads, so pipes need no peeking). */
     ctx->module = raw ? &input_yuv : &input_y4m;
-    return ctx->module->open(ctx, raw);
+    const int err = ctx->module->open(ctx, raw);
+    /* One program writing both inputs into pipes (ffmpeg with two
+     * outputs) may write the header and first frame of one before the
+     * header of the other: with the open of each input waiting for its
+     * first frame too, the two opens (run side by side) let it go on. A raw
+     * stream has no header to wait for, and a regular file no writer. */
+    if (!err && !ctx->seekable && ctx->module == &input_y4m)
+        return read_ahead(ctx, ctx->info.frame_bytes + Y4M_FRAME_LINE);
+    return err;
 }
 
 int input_open(InputContext *ctx, const char *path, const InputRawParams *raw)
@@ -468,6 +551,9 @@ void input_close(InputContext *ctx)
         fclose(ctx->f);
     free(ctx->scratch);
     ctx->scratch = NULL;
+    free(ctx->ahead);
+    ctx->ahead = NULL;
+    ctx->ahead_len = ctx->ahead_pos = 0;
     ctx->f = NULL;
     ctx->module = NULL;
 }

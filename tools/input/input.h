@@ -65,6 +65,11 @@ struct InputContext {
     uint64_t frames_read;  /* frames consumed (read or skipped) */
     uint8_t *scratch;      /* discard / byte-swap buffer */
     size_t scratch_size;
+    /* A Y4M pipe's first frame, read at the open right after the header
+     * (one program feeding both inputs may write a whole frame of one
+     * before the other's header), and consumed before the stream. */
+    uint8_t *ahead;
+    size_t ahead_len, ahead_pos;
     /* Threads that read a frame's planes of a regular file together (not
      * owned; NULL: the calling thread reads them, still one system call for
      * many rows). Set by the caller after opening. */
@@ -109,5 +114,10 @@ int input_set_error(InputContext *ctx, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* The next byte of the stream (what was read ahead first), or EOF at its
+ * end or on a read error (ferror(ctx->f) tells which). Does not count it
+ * in ctx->pos. */
+int input_getc(InputContext *ctx);
 
 #endif /* VMAF_TOOLS_INPUT_INPUT_H */

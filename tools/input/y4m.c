@@ -75,7 +75,7 @@ static int read_line(InputContext *ctx, char *buf, size_t max, size_t *len)
 {
     size_t n = 0;
     for (;;) {
-        int c = getc(ctx->f);
+        int c = input_getc(ctx);
         if (c == EOF) {
             buf[n] = '\0';
             *len = n;
