@@ -210,11 +210,20 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
                                                    VMAF_PICTURE_ROW_ALIGN, stride, offset);
     for (unsigned i = 0; i < planes; i++)
         pic->stride[i] = (ptrdiff_t)stride[i];
-    uint8_t *mem = cache_take(total); /* zeroed when it was kept */
-    const bool fresh = !mem;
-    if (fresh)
-        mem = aligned_alloc(VMAF_PICTURE_ROW_ALIGN, total);
-    if (!mem) {
+    /* Zeroed as libvmaf's are: a caller that leaves samples unwritten (say,
+     * copies w bytes of a 16-bit row instead of 2w) then gets the same
+     * scores on every run, not scores of a picture freed before. A kept
+     * block was zeroed when it was kept; a fresh one comes from calloc(),
+     * whose large blocks are new pages that the kernel zeroes as they are
+     * first written: no pass over memory the caller is about to fill, and
+     * none at all over pages it never writes (a stream that promised a
+     * huge frame and ended costs only what arrived). The block is aligned
+     * by hand, hence the extra row alignment. */
+    const size_t size = total + VMAF_PICTURE_ROW_ALIGN;
+    uint8_t *block = cache_take(size);
+    if (!block)
+        block = calloc(1, size);
+    if (!block) {
         vmaf_error("out of memory allocating a %ux%u %u-bit picture (%zu bytes)", w, h, bpc,
                    total);
         free(pic->priv);
@@ -222,15 +231,12 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
         memset(pic, 0, sizeof(*pic));
         return -ENOMEM;
     }
-    /* Zeroed as libvmaf's are: a caller that leaves samples unwritten (say,
-     * copies w bytes of a 16-bit row instead of 2w) then gets the same
-     * scores on every run, not scores of a picture freed before. */
-    if (fresh)
-        memset(mem, 0, total);
+    const uintptr_t a = VMAF_PICTURE_ROW_ALIGN;
+    uint8_t *mem = block + ((a - (uintptr_t)block % a) % a);
     for (unsigned i = 0; i < planes; i++)
         pic->data[i] = mem + offset[i];
-    ((VmafPicturePriv *)pic->priv)->alloc = mem;
-    ((VmafPicturePriv *)pic->priv)->size = total;
+    ((VmafPicturePriv *)pic->priv)->alloc = block;
+    ((VmafPicturePriv *)pic->priv)->size = size;
     return 0;
 }
 

@@ -775,6 +775,38 @@ def test_pipe_open_order(tmp):
               f"{what}: exit {p.returncode}, stdout {so!r}, stderr {se!r}")
 
 
+def test_pipe_memory(tmp):
+    """Streams whose header promises huge frames and that then end cost the
+    memory of what arrived, not of the frames: the tool used to zero two
+    pictures of the promised size (1 GiB here; 16 GiB at 65536x65536)
+    before it found the first frame cut short."""
+    data = b"YUV4MPEG2 W16384 H16384 C420p16\nFRAME\nabc"
+    fr = os.path.join(tmp, "huge_r.fifo")
+    fd = os.path.join(tmp, "huge_d.fifo")
+    os.mkfifo(fr)
+    os.mkfifo(fd)
+    writers = [feed(fr, data), feed(fd, data)]
+    err_path = os.path.join(tmp, "huge.err")
+    with open(err_path, "wb") as e:
+        p = subprocess.Popen([VMAF, "-r", fr, "-d", fd, "-n", "--feature", "float_ssim",
+                              "--backend", "cpu", "-q"],
+                             stdout=subprocess.DEVNULL, stderr=e)
+        timer = threading.Timer(120, p.kill)
+        timer.start()
+        _, status, usage = os.wait4(p.pid, 0)
+        timer.cancel()
+        p.returncode = os.waitstatus_to_exitcode(status)
+    for t in writers:
+        t.join(timeout=20)
+    with open(err_path, encoding="utf-8", errors="replace") as e:
+        se = e.read()
+    check(p.returncode == EXIT["input"] and "truncated frame (%s, frame 0): it holds 3 of"
+          % fr in se, f"huge frames promised, 3 bytes sent: exit {p.returncode}, stderr {se!r}")
+    check(usage.ru_maxrss < 256 * 1024,
+          f"huge frames promised, 3 bytes sent: the tool's peak memory was "
+          f"{usage.ru_maxrss // 1024} MiB")
+
+
 def test_sigint_open(tmp):
     """Ctrl-C while a FIFO's open waits for its writer, or while the header
     is read, is an interruption (130), not a bad input."""
@@ -1370,7 +1402,8 @@ def main():
         if signal.getsignal(sig) == signal.SIG_IGN:
             signal.signal(sig, signal.SIG_DFL)
     tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint, test_pipes,
-             test_pipe_failure, test_pipe_open_order, test_sigint_open, test_output_checks,
+             test_pipe_failure, test_pipe_open_order, test_pipe_memory, test_sigint_open,
+             test_output_checks,
              test_closed_stdout, test_frame_counts,
              test_skip_all, test_long_paths, test_streams_and_stdout, test_duplicate_feature,
              test_threads]
