@@ -1153,8 +1153,22 @@ def test_streams_and_stdout(tmp):
     with open(ref, "rb") as f:
         rc, so, se = run(["-r", "/dev/stdin", "-d", raw, "-w", "32", "-h", "24", "-p", "420",
                           "-b", "8"] + F, input=f.read())
-    check(rc == EXIT["input"] and "for a Y4M stream (/dev/stdin)" in se,
+    check(rc == EXIT["input"] and "for a Y4M stream (reference /dev/stdin)" in se,
           f"Y4M pipe with raw geometry: {rc} {se!r}")
+    # A stream that ends before its first byte (a decoder that failed, as
+    # in <(ffmpeg -i missing.mp4 ...)): which input, and where to look.
+    rc, so, se = run(["-r", ref, "-d", "-"] + F, input=b"")
+    check(rc == EXIT["input"] and "empty input (distorted /dev/stdin): the stream ended "
+          "before its first byte" in se, f"empty stream on stdin: {rc} {se!r}")
+    if os.path.isdir("/dev/fd"):
+        rd, wr = os.pipe()
+        os.close(wr)
+        try:
+            rc, so, se = run(["-r", "/dev/fd/%d" % rd, "-d", dis] + F, pass_fds=(rd,))
+        finally:
+            os.close(rd)
+        check(rc == EXIT["input"] and "empty input (reference /dev/fd/%d)" % rd in se,
+              f"empty stream as /dev/fd/N: {rc} {se!r}")
     # The report to /dev/stdout while stdout is a pipe: the JSON alone.
     rc, so, se = run(["-r", ref, "-d", dis, "--json", "-o", "/dev/stdout"] + F)
     try:

@@ -332,7 +332,7 @@ static int open_buf(InputContext *in, const Buf *b, int mode, const InputRawPara
             abort();
         close(fd);
         *fp = NULL;
-        return input_open(in, path, raw);
+        return input_open(in, path, NULL, raw);
     }
     strcpy(path, "<memory>");
     /* fmemopen cannot open an empty buffer for reading on every libc. */
@@ -685,7 +685,7 @@ static void test_shorten_path(void)
     for (int i = 0; i < 600; i += 100)
         path[i] = '/'; /* components within NAME_MAX */
     strcpy(path + 600, "/missing.y4m");
-    CHECK(input_open(&in, path, NULL) < 0, "missing input opens");
+    CHECK(input_open(&in, path, NULL, NULL) < 0, "missing input opens");
     CHECK(strstr(in.err, "missing.y4m") && strstr(in.err, strerror(ENOENT)),
           "long path, reason kept: %s", in.err);
     input_close(&in);

@@ -482,13 +482,23 @@ int input_open_file(InputContext *ctx, FILE *f, const char *path, const InputRaw
     return err;
 }
 
-int input_open(InputContext *ctx, const char *path, const InputRawParams *raw)
+int input_open(InputContext *ctx, const char *path, const char *role,
+               const InputRawParams *raw)
 {
+    /* The shell's <(...) gives /dev/fd/63, and "-" is /dev/stdin: such
+     * names say nothing of which input failed, so messages add it. */
+    char named[INPUT_PATH_SHOWN + 32];
+    const char *shown = path;
+    if (role && (!strncmp(path, "/dev/fd/", 8) || !strncmp(path, "/proc/self/fd/", 14) ||
+                 !strcmp(path, "/dev/stdin"))) {
+        snprintf(named, sizeof(named), "%s %s", role, path);
+        shown = named;
+    }
     memset(ctx, 0, sizeof(*ctx));
-    ctx->path = input_shorten_path(ctx->path_shown, path);
-    struct stat st;
     /* Messages name ctx->path: a long path is shortened there, so that
      * the reason still fits the line. */
+    ctx->path = input_shorten_path(ctx->path_shown, shown);
+    struct stat st;
     if (stat(path, &st) != 0)
         return input_set_error(ctx, -errno, "cannot open input (%s): %s", ctx->path,
                                strerror(errno));
@@ -499,7 +509,7 @@ int input_open(InputContext *ctx, const char *path, const InputRawParams *raw)
     if (!f)
         return input_set_error(ctx, -errno, "cannot open input (%s): %s", ctx->path,
                                strerror(errno));
-    int err = input_open_file(ctx, f, path, raw);
+    int err = input_open_file(ctx, f, shown, raw);
     ctx->own_file = true;
     return err;
 }

@@ -85,10 +85,14 @@ extern const InputModule input_yuv;
 
 /* Opens `path` and reads its header. `raw` non-NULL selects the raw reader
  * with that geometry; otherwise the stream must carry a Y4M signature.
+ * `role` ("reference", "distorted" or NULL) prefixes the path in messages
+ * where the path does not tell the inputs apart (/dev/fd/N, /dev/stdin).
  * On failure ctx->err holds the reason. */
-int input_open(InputContext *ctx, const char *path, const InputRawParams *raw);
+int input_open(InputContext *ctx, const char *path, const char *role,
+               const InputRawParams *raw);
 
-/* Same on an already open stream (not closed by input_close). */
+/* Same on an already open stream (not closed by input_close); `path` is
+ * only shown. */
 int input_open_file(InputContext *ctx, FILE *f, const char *path, const InputRawParams *raw);
 
 int input_read_frame(InputContext *ctx, VmafPicture *pic);

@@ -73,7 +73,7 @@ static void *reader_main(void *arg)
         const InputRawParams *raw = pr->open_raw;
         const bool skip = pr->skip;
         pthread_mutex_unlock(&pr->lock);
-        const int r = path ? input_open(pr->dist, path, raw)
+        const int r = path ? input_open(pr->dist, path, "distorted", raw)
                       : skip ? input_skip_frame(pr->dist)
                              : input_read_frame(pr->dist, pic);
         pthread_mutex_lock(&pr->lock);
@@ -134,7 +134,7 @@ typedef struct RefJob {
 
 static int ref_job(const RefJob *j)
 {
-    return j->path ? input_open(j->ref, j->path, j->raw)
+    return j->path ? input_open(j->ref, j->path, "reference", j->raw)
            : j->skip ? input_skip_frame(j->ref)
                      : input_read_frame(j->ref, j->pic);
 }
@@ -210,8 +210,8 @@ void pair_open(PairReader *pr, InputContext *ref, const char *ref_path, InputCon
                const char *dist_path, const InputRawParams *raw, int r[2])
 {
     if (!pr) {
-        r[0] = input_open(ref, ref_path, raw);
-        r[1] = r[0] < 0 ? 0 : input_open(dist, dist_path, raw);
+        r[0] = input_open(ref, ref_path, "reference", raw);
+        r[1] = r[0] < 0 ? 0 : input_open(dist, dist_path, "distorted", raw);
         return;
     }
     const RefJob rj = {.ref = ref, .path = ref_path, .raw = raw};

@@ -121,6 +121,10 @@ static int y4m_open(InputContext *ctx, const InputRawParams *raw)
     if (st < 0)
         return input_set_error(ctx, st, "read failed (%s, Y4M header): %s", ctx->path,
                                strerror(-st));
+    if (st == LINE_EOF && !ctx->seekable)
+        return input_set_error(ctx, -EINVAL, "empty input (%s): the stream ended before its "
+                               "first byte; if a program writes it (a decoder), its own error "
+                               "says why", ctx->path);
     if (st == LINE_EOF)
         return input_set_error(ctx, -EINVAL, "empty input (%s): the file holds no bytes; "
                                "give a Y4M file, or -w -h -p -b for raw YUV", ctx->path);
