@@ -381,6 +381,13 @@ def test_bad_inputs(tmp):
         ("directory", ["-r", tmp, "-d", good_d], "input", "directory"),
         ("empty", ["-r", y4m("e.y4m", b""), "-d", good_d], "input", "empty input"),
         ("no signature", ["-r", y4m("ns.y4m", b"RIFF1234"), "-d", good_d], "input", "-w, -h, -p and -b"),
+        # Encoded files given directly: said what they are, and how to decode.
+        ("an MP4 file", ["-r", y4m("v.mp4", b"\0\0\0\x20ftypisom\0\0\x02\0"), "-d", good_d],
+         "input", "it is an MP4/MOV file, which must be decoded first; give <(ffmpeg"),
+        ("a Matroska file", ["-r", y4m("v.mkv", b"\x1a\x45\xdf\xa3\x9f\x42\x86\x81\x01"), "-d", good_d],
+         "input", "it is a Matroska/WebM file"),
+        ("an H.264 stream", ["-r", y4m("v.264", b"\0\0\0\x01\x67\x64\0\x1f"), "-d", good_d],
+         "input", "H.264/HEVC start codes"),
         ("zero width", ["-r", y4m("zw.y4m", b"YUV4MPEG2 W0 H24\nFRAME\n", one), "-d", good_d], "input", "1 to 65536"),
         ("negative width", ["-r", y4m("nw.y4m", b"YUV4MPEG2 W-8 H24\nFRAME\n", one), "-d", good_d], "input", "W-8"),
         ("huge size", ["-r", y4m("hs.y4m", b"YUV4MPEG2 W65536 H65536 C444p16\nFRAME\n", one), "-d", good_d],

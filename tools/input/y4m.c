@@ -112,6 +112,31 @@ static int parse_dim(const char *s, unsigned max, unsigned *out)
     return 0;
 }
 
+/* The compressed format a file's first bytes announce, or NULL: such a
+ * file needs decoding, and raw-YUV advice would mislead. */
+static const char *compressed_format(const char *b, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)b;
+    if (n >= 8 && (!memcmp(b + 4, "ftyp", 4) || !memcmp(b + 4, "moov", 4) ||
+                   !memcmp(b + 4, "mdat", 4)))
+        return "an MP4/MOV file";
+    if (n >= 4 && u[0] == 0x1a && u[1] == 0x45 && u[2] == 0xdf && u[3] == 0xa3)
+        return "a Matroska/WebM file";
+    if (n >= 12 && !memcmp(b, "RIFF", 4) && !memcmp(b + 8, "AVI ", 4))
+        return "an AVI file";
+    if (n >= 4 && !memcmp(b, "DKIF", 4))
+        return "an IVF file";
+    if (n >= 4 && !memcmp(b, "OggS", 4))
+        return "an Ogg file";
+    if (n >= 4 && !memcmp(b, "FLV\x01", 4))
+        return "an FLV file";
+    if (n >= 189 && u[0] == 0x47 && u[188] == 0x47)
+        return "an MPEG transport stream";
+    if (n >= 4 && !u[0] && !u[1] && (u[2] == 1 || (!u[2] && u[3] == 1)))
+        return "a compressed video bitstream (H.264/HEVC start codes)";
+    return NULL;
+}
+
 static int y4m_open(InputContext *ctx, const InputRawParams *raw)
 {
     (void)raw;
@@ -129,8 +154,16 @@ static int y4m_open(InputContext *ctx, const InputRawParams *raw)
         return input_set_error(ctx, -EINVAL, "empty input (%s): the file holds no bytes; "
                                "give a Y4M file, or -w -h -p -b for raw YUV", ctx->path);
     /* "YUV4MPEG2" then a space or the end of the line. */
-    if (n < Y4M_SIGNATURE_LEN - 1 || memcmp(line, Y4M_SIGNATURE, Y4M_SIGNATURE_LEN - 1) ||
-        (n >= Y4M_SIGNATURE_LEN && line[Y4M_SIGNATURE_LEN - 1] != ' '))
+    const bool y4m = n >= Y4M_SIGNATURE_LEN - 1 &&
+                     !memcmp(line, Y4M_SIGNATURE, Y4M_SIGNATURE_LEN - 1) &&
+                     (n < Y4M_SIGNATURE_LEN || line[Y4M_SIGNATURE_LEN - 1] == ' ');
+    const char *coded = y4m ? NULL : compressed_format(line, n);
+    if (coded)
+        return input_set_error(ctx, -EINVAL,
+                               "not a Y4M file (%s): it is %s, which must be decoded first; "
+                               "give <(ffmpeg -nostdin -loglevel error -i FILE -f "
+                               "yuv4mpegpipe -) instead (docs/cli.md)", ctx->path, coded);
+    if (!y4m)
         return input_set_error(ctx, -EINVAL,
                                "not a Y4M file (%s): no \"YUV4MPEG2 \" signature; for raw "
                                "YUV give -w, -h, -p and -b", ctx->path);
