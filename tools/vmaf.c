@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -701,6 +702,24 @@ int main(int argc, char *argv[])
             fprintf(stderr, "%s\n", perr);
         cli_settings_free(&c);
         return err == -ENOMEM ? VMAF_EXIT_SCORING : VMAF_EXIT_USAGE;
+    }
+
+    /* XML is the default report format, as in the reference tool: a report
+     * named for another format would hold XML, which its reader would meet
+     * only later, in another program. */
+    if (c.output_path && !c.output_fmt_given && !c.quiet) {
+        static const char *const named[][2] = {
+            {".json", "--json"}, {".csv", "--csv"}, {".sub", "--sub"}};
+        const char *dot = strrchr(c.output_path, '.');
+        for (unsigned i = 0; dot && i < sizeof(named) / sizeof(named[0]); i++) {
+            if (strcasecmp(dot, named[i][0]))
+                continue;
+            char shown[INPUT_PATH_SHOWN + 1];
+            input_shorten_path(shown, c.output_path);
+            one_line(shown);
+            fprintf(stderr, "vmaf: warning: the report (%s) is written as XML, the default "
+                    "format; give %s for what its name says\n", shown, named[i][1]);
+        }
     }
 
     /* Ctrl-C, and the SIGTERM of timeout(1), systemd or docker, and the
