@@ -304,21 +304,37 @@ static int check_output_path(const char *out, const char *const *inputs,
     return 0;
 }
 
+/* FFmpeg's name of a layout and depth, for the advice of check_pair. */
+static const char *ffmpeg_pix_fmt(char *buf, size_t n, enum VmafPixelFormat fmt, unsigned bpc)
+{
+    const char *base = fmt == VMAF_PIX_FMT_YUV420P   ? "yuv420p"
+                       : fmt == VMAF_PIX_FMT_YUV422P ? "yuv422p"
+                       : fmt == VMAF_PIX_FMT_YUV444P ? "yuv444p"
+                                                     : "gray";
+    if (bpc == 8)
+        snprintf(buf, n, "-pix_fmt %s", base);
+    else
+        snprintf(buf, n, "-pix_fmt %s%ule -strict -1", base, bpc);
+    return buf;
+}
+
 static int check_pair(const InputContext *r, const InputContext *d)
 {
     const InputInfo *a = &r->info, *b = &d->info;
+    char how[64];
     if (a->w != b->w || a->h != b->h)
         return report(VMAF_EXIT_INPUT, "reference and distorted sizes differ (%s: %ux%u, %s: "
-                      "%ux%u): scale one to the other's size first", r->path, a->w, a->h,
-                      d->path, b->w, b->h);
-    if (a->bpc != b->bpc)
-        return report(VMAF_EXIT_INPUT, "reference and distorted bit depths differ (%s: %u, "
-                      "%s: %u): convert one to the other's depth first", r->path, a->bpc,
-                      d->path, b->bpc);
-    if (a->pix_fmt != b->pix_fmt)
-        return report(VMAF_EXIT_INPUT, "reference and distorted pixel formats differ (%s: %s, "
-                      "%s: %s): convert one to the other's format first", r->path,
-                      input_pix_fmt_name(a->pix_fmt), d->path, input_pix_fmt_name(b->pix_fmt));
+                      "%ux%u): scale one to the other's size first (ffmpeg: -vf "
+                      "scale=%u:%u on the distorted input)", r->path, a->w, a->h, d->path, b->w,
+                      b->h, a->w, a->h);
+    if (a->bpc != b->bpc || a->pix_fmt != b->pix_fmt)
+        return report(VMAF_EXIT_INPUT, "reference and distorted %s differ (%s: %s %u-bit, %s: "
+                      "%s %u-bit): convert one to the other's first (ffmpeg: %s on the "
+                      "distorted input)",
+                      a->bpc != b->bpc ? "bit depths" : "pixel formats", r->path,
+                      input_pix_fmt_name(a->pix_fmt), a->bpc, d->path,
+                      input_pix_fmt_name(b->pix_fmt), b->bpc,
+                      ffmpeg_pix_fmt(how, sizeof(how), a->pix_fmt, a->bpc));
     return 0;
 }
 

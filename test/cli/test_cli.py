@@ -429,9 +429,12 @@ def test_bad_inputs(tmp):
                   "input", "not a whole number of frames"))
     # ref/dist mismatches
     for name, (fmt, w, h, bpc, n), needle in [
-            ("geometry", ("420", 30, 24, 8, 3), "sizes differ"),
+            ("geometry", ("420", 30, 24, 8, 3), "size first (ffmpeg: -vf scale=32:24 on the "
+             "distorted input)"),
             ("bit depth", ("420", 32, 24, 10, 3), "bit depths differ"),
-            ("format", ("444", 32, 24, 8, 3), "pixel formats differ")]:
+            ("format", ("444", 32, 24, 8, 3), "pixel formats differ"),
+            ("format, advice", ("444", 32, 24, 8, 3), "(ffmpeg: -pix_fmt yuv420p on the "
+             "distorted input)")]:
         p = os.path.join(tmp, "mm_%s.y4m" % name.replace(" ", "_"))
         write_y4m(p, fmt, w, h, bpc, n, True)
         cases.append(("mismatch " + name, ["-r", good_r, "-d", p], "input", needle))
