@@ -4,6 +4,8 @@
  * difference is an error naming the option. */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "libvmaf/libvmaf.h"
 
@@ -47,6 +49,32 @@ static int score_one(VmafContext *v)
     if (!err)
         err = vmaf_read_pictures(v, NULL, NULL, 0);
     return err;
+}
+
+static char logged[512];
+
+static void keep_warning(void *opaque, enum VmafLogLevel level, const char *message)
+{
+    (void)opaque;
+    if (level == VMAF_LOG_LEVEL_WARNING)
+        snprintf(logged, sizeof(logged), "%s", message);
+}
+
+/* What vmaf_use_feature() warns about float_ssim with these options. */
+static const char *warned(const char *k1, const char *v1, const char *k2, const char *v2)
+{
+    VmafContext *v = NULL;
+    if (vmaf_init(&v, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_WARNING }))
+        abort();
+    VmafFeatureDictionary *d = opts(k1, v1);
+    if (k2 && vmaf_feature_dictionary_set(&d, k2, v2))
+        abort();
+    logged[0] = '\0';
+    vmaf_set_log_callback(keep_warning, NULL);
+    CHECK_INT(vmaf_use_feature(v, "float_ssim", d), 0);
+    vmaf_set_log_callback(NULL, NULL);
+    vmaf_close(v);
+    return logged;
 }
 
 static int has(VmafContext *v, const char *name)
@@ -109,6 +137,13 @@ int main(void)
     double x = 0;
     CHECK(!vmaf_feature_score_at_index(v, "float_ssim", &x, 0) && x > 0.0 && x <= 1.0);
     vmaf_close(v);
+
+    /* An option that does nothing without another (clip_db without
+     * enable_db) is accepted, as the reference accepts it, with a warning. */
+    CHECK(!strcmp(warned("clip_db", "true", NULL, NULL),
+                  "float_ssim: clip_db=true has no effect without enable_db=true"));
+    CHECK(!strcmp(warned("clip_db", "true", "enable_db", "true"), ""));
+    CHECK(!strcmp(warned("clip_db", "false", NULL, NULL), ""));
 
     return check_result("test_requests");
 }

@@ -45,6 +45,10 @@ typedef struct VmafOption {
     /* With VMAF_OPT_FLAG_ADDS_OUTPUTS: the provided features that need it,
      * NULL terminated, so that asking for one by name turns the option on. */
     const char *const *enables;
+    /* For a bool: the bool option without which this one, on, does
+     * nothing (float_ssim's clip_db needs enable_db); a request that sets
+     * it alone gets a warning. NULL for none. */
+    const char *needs;
 } VmafOption;
 
 enum VmafFexBackend {

@@ -57,6 +57,7 @@ static const char *const ssim_lcs_features[] = { "float_ssim_l", "float_ssim_c",
             .type = VMAF_OPT_TYPE_BOOL,                                                      \
             .offset = offsetof(State, clip_db),                                              \
             .def.b = false,                                                                  \
+            .needs = "enable_db",                                                            \
         },                                                                                   \
         { NULL },                                                                            \
     }
