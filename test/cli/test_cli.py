@@ -798,6 +798,52 @@ def test_pipe_open_order(tmp):
               f"{what}: exit {p.returncode}, stdout {so!r}, stderr {se!r}")
 
 
+def test_pipe_first_frame_failure(tmp):
+    """One input's first frame is cut short or malformed while the other
+    input's writer sends its header and then waits (as one program feeding
+    both pipes waits for the failed one to be drained): the run must end
+    with the failed input's error. The open of a pipe reads its first
+    frame, so that failure must fail the open, which interrupts the other
+    side; left to the frame's read, it came after the other open, which
+    waited for ever."""
+    w, h = 64, 48
+    hdr = b"YUV4MPEG2 W%d H%d C420jpeg\n" % (w, h)
+    payload = bytes(w * h * 3 // 2)
+    for name, bad, data, needle in (
+            ("cut", "dis", hdr + b"FRAME\n" + payload[:100], "truncated frame (%s, frame 0): "
+             "it holds 100 of"),
+            ("cut", "ref", hdr + b"FRAME\n" + payload[:100], "truncated frame (%s, frame 0): "
+             "it holds 100 of"),
+            ("marker", "dis", hdr + b"FRAMX\n" + payload, "bad FRAME marker (%s, frame 0)")):
+        fr = os.path.join(tmp, "%s_%s_r.fifo" % (name, bad))
+        fd = os.path.join(tmp, "%s_%s_d.fifo" % (name, bad))
+        os.mkfifo(fr)
+        os.mkfifo(fd)
+        bad_path, good_path = (fd, fr) if bad == "dis" else (fr, fd)
+        release = threading.Event()
+
+        def stalled():
+            try:
+                with open(good_path, "wb") as g:
+                    g.write(hdr)
+                    g.flush()
+                    release.wait(180)  # past finish_or_hang's limit
+            except (BrokenPipeError, ValueError):
+                pass
+        threads = [threading.Thread(target=stalled, daemon=True), feed(bad_path, data)]
+        threads[0].start()
+        p = subprocess.Popen([VMAF, "-r", fr, "-d", fd, "-n", "--feature", "float_ssim", "-q"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _, se = finish_or_hang(p, f"{bad} first frame {name}, the other writer waiting")
+        release.set()
+        for t in threads:
+            t.join(timeout=20)
+        se = se.decode("utf-8", "replace")
+        check(p.returncode == EXIT["input"] and needle % bad_path in se,
+              f"{bad} first frame {name}, the other writer waiting: exit {p.returncode}, "
+              f"stderr {se!r}")
+
+
 def test_pipe_memory(tmp):
     """Streams whose header promises huge frames and that then end cost the
     memory of what arrived, not of the frames: the tool used to zero two
@@ -1454,7 +1500,8 @@ def main():
         if signal.getsignal(sig) == signal.SIG_IGN:
             signal.signal(sig, signal.SIG_DFL)
     tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint, test_pipes,
-             test_pipe_failure, test_pipe_open_order, test_pipe_memory, test_sigint_open,
+             test_pipe_failure, test_pipe_open_order, test_pipe_first_frame_failure,
+             test_pipe_memory, test_sigint_open,
              test_output_checks,
              test_closed_stdout, test_frame_counts,
              test_skip_all, test_long_paths, test_streams_and_stdout, test_duplicate_feature,

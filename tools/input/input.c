@@ -371,6 +371,17 @@ static int read_payload_positioned(InputContext *ctx, VmafPicture *pic, bool wit
     return 1;
 }
 
+static int truncated_frame(InputContext *ctx, uint64_t frame, uint64_t done)
+{
+    const InputInfo *in = &ctx->info;
+    return input_set_error(ctx, -EIO,
+                           "truncated frame (%s, frame %llu): it holds %llu of the %llu bytes "
+                           "a %ux%u %s %u-bit frame needs; the file is cut short",
+                           ctx->path, (unsigned long long)frame, (unsigned long long)done,
+                           (unsigned long long)in->frame_bytes, in->w, in->h,
+                           input_pix_fmt_name(in->pix_fmt), in->bpc);
+}
+
 /* Reads one frame payload laid out as `info`: luma into pic->data[0], chroma
  * into pic->data[1..2] if pic has the source layout, else discarded.
  * `frame` is the 0-based index for messages. Returns 1, or <0 (truncated). */
@@ -438,12 +449,32 @@ static int read_payload(InputContext *ctx, VmafPicture *pic, uint64_t frame)
     return 1;
 
 truncated:
-    return input_set_error(ctx, -EIO,
-                           "truncated frame (%s, frame %llu): it holds %llu of the %llu bytes "
-                           "a %ux%u %s %u-bit frame needs; the file is cut short",
-                           ctx->path, (unsigned long long)frame, (unsigned long long)done,
-                           (unsigned long long)in->frame_bytes, in->w, in->h,
-                           input_pix_fmt_name(in->pix_fmt), in->bpc);
+    return truncated_frame(ctx, frame, done);
+}
+
+/* The first frame's errors, found at the open from what was read ahead:
+ * its marker, when the marker's line lies in the read-ahead, and its cut,
+ * when the stream ended before `first` bytes. Found only at the frame's
+ * read, they would come after the other input's open, which may wait for
+ * ever on a writer that waits for this failed input to be drained; an open
+ * that fails is what interrupts the other side. A good marker is left
+ * unread. 0 or negative errno. */
+static int check_first_frame(InputContext *ctx, uint64_t first)
+{
+    const bool cut = ctx->ahead_len < first && feof(ctx->f);
+    const uint8_t *nl = memchr(ctx->ahead, '\n', ctx->ahead_len);
+    if (!cut && (!nl || nl == ctx->ahead + ctx->ahead_len - 1))
+        return 0; /* the marker's line goes on past the read-ahead: its read checks it */
+    const size_t at = ctx->ahead_pos;
+    const int64_t pos = ctx->pos;
+    const int r = ctx->module->next_frame(ctx);
+    if (r < 0)
+        return r;
+    if (cut)
+        return r ? truncated_frame(ctx, 0, ctx->ahead_len - ctx->ahead_pos) : 0;
+    ctx->ahead_pos = at;
+    ctx->pos = pos;
+    return 0;
 }
 
 int input_open_file(InputContext *ctx, FILE *f, const char *path, const InputRawParams *raw)
@@ -471,14 +502,18 @@ int input_open_file(InputContext *ctx, FILE *f, const char *path, const InputRaw
      * file name, decides (the Y4M reader checks it as the first thing it
      * reads, so pipes need no peeking). */
     ctx->module = raw ? &input_yuv : &input_y4m;
-    const int err = ctx->module->open(ctx, raw);
+    int err = ctx->module->open(ctx, raw);
     /* One program writing both inputs into pipes (ffmpeg with two
      * outputs) may write the header and first frame of one before the
      * header of the other: with the open of each input waiting for its
      * first frame too, the two opens (run side by side) let it go on. A raw
      * stream has no header to wait for, and a regular file no writer. */
-    if (!err && !ctx->seekable && ctx->module == &input_y4m)
-        return read_ahead(ctx, ctx->info.frame_bytes + Y4M_FRAME_LINE);
+    if (err || ctx->seekable || ctx->module != &input_y4m)
+        return err;
+    const uint64_t first = ctx->info.frame_bytes + Y4M_FRAME_LINE;
+    err = read_ahead(ctx, first);
+    if (!err && ctx->ahead)
+        err = check_first_frame(ctx, first);
     return err;
 }
 
