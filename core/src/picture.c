@@ -106,7 +106,9 @@ size_t vmaf_picture_plane_layout(unsigned planes, const unsigned pw[3], const un
  * in count and bytes, and emptied when the last context closes (blocks
  * freed while no context is open wait for the next close). */
 #define CACHE_SLOTS 32
-#define CACHE_MAX_BYTES ((size_t)512 << 20)
+/* 512 MiB of samples: a block also holds its alignment slack, so that a
+ * picture of exactly 512 MiB is still kept. */
+#define CACHE_MAX_BYTES (((size_t)512 << 20) + VMAF_PICTURE_ROW_ALIGN)
 static struct {
     pthread_mutex_t lock;
     unsigned n;

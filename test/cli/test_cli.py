@@ -847,9 +847,11 @@ def test_pipe_first_frame_failure(tmp):
 def test_pipe_memory(tmp):
     """Streams whose header promises huge frames and that then end cost the
     memory of what arrived, not of the frames: the tool used to zero two
-    pictures of the promised size (1 GiB here; 16 GiB at 65536x65536)
-    before it found the first frame cut short."""
-    data = b"YUV4MPEG2 W16384 H16384 C420p16\nFRAME\nabc"
+    pictures of the promised size (2 GiB here; 16 GiB at 65536x65536)
+    before it found the first frame cut short. (Pictures of at most 512 MiB
+    are zeroed when released, to be reused, so below that size such a
+    stream costs what a real frame of its size would.)"""
+    data = b"YUV4MPEG2 W32768 H16384 C420p16\nFRAME\nabc"
     fr = os.path.join(tmp, "huge_r.fifo")
     fd = os.path.join(tmp, "huge_d.fifo")
     os.mkfifo(fr)
