@@ -399,7 +399,10 @@ def test_bad_inputs(tmp):
         ("a Matroska file", ["-r", y4m("v.mkv", b"\x1a\x45\xdf\xa3\x9f\x42\x86\x81\x01"), "-d", good_d],
          "input", "it is a Matroska/WebM file"),
         ("an H.264 stream", ["-r", y4m("v.264", b"\0\0\0\x01\x67\x64\0\x1f"), "-d", good_d],
-         "input", "H.264/HEVC start codes"),
+         "input", "it starts with an MPEG start code, as H.264, HEVC and MPEG-2 streams do: "
+         "decode it first"),
+        ("raw YUV that starts like a start code", ["-r", y4m("v.yuv", b"\0\0\0\x01" + bytes(64)),
+                                                  "-d", good_d], "input", "for raw YUV give -w, -h, -p and -b"),
         ("zero width", ["-r", y4m("zw.y4m", b"YUV4MPEG2 W0 H24\nFRAME\n", one), "-d", good_d], "input", "1 to 65536"),
         ("negative width", ["-r", y4m("nw.y4m", b"YUV4MPEG2 W-8 H24\nFRAME\n", one), "-d", good_d], "input", "W-8"),
         ("huge size", ["-r", y4m("hs.y4m", b"YUV4MPEG2 W65536 H65536 C444p16\nFRAME\n", one), "-d", good_d],

@@ -132,9 +132,15 @@ static const char *compressed_format(const char *b, size_t n)
         return "an FLV file";
     if (n >= 189 && u[0] == 0x47 && u[188] == 0x47)
         return "an MPEG transport stream";
-    if (n >= 4 && !u[0] && !u[1] && (u[2] == 1 || (!u[2] && u[3] == 1)))
-        return "a compressed video bitstream (H.264/HEVC start codes)";
     return NULL;
+}
+
+/* Whether a file starts with an MPEG start code (00 00 01, or 00 00 00 01),
+ * as H.264, HEVC and MPEG-1/2 streams do; raw samples can too. */
+static bool starts_with_start_code(const char *b, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)b;
+    return n >= 4 && !u[0] && !u[1] && (u[2] == 1 || (!u[2] && u[3] == 1));
 }
 
 static int y4m_open(InputContext *ctx, const InputRawParams *raw)
@@ -163,6 +169,12 @@ static int y4m_open(InputContext *ctx, const InputRawParams *raw)
                                "not a Y4M file (%s): it is %s, which must be decoded first; "
                                "give <(ffmpeg -nostdin -loglevel error -i FILE -f "
                                "yuv4mpegpipe -) instead (docs/cli.md)", ctx->path, coded);
+    if (!y4m && starts_with_start_code(line, n))
+        return input_set_error(ctx, -EINVAL,
+                               "not a Y4M file (%s): it starts with an MPEG start code, as "
+                               "H.264, HEVC and MPEG-2 streams do: decode it first with "
+                               "<(ffmpeg -nostdin -loglevel error -i FILE -f yuv4mpegpipe -) "
+                               "(docs/cli.md); for raw YUV give -w, -h, -p and -b", ctx->path);
     if (!y4m)
         return input_set_error(ctx, -EINVAL,
                                "not a Y4M file (%s): no \"YUV4MPEG2 \" signature; for raw "
