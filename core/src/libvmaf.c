@@ -117,17 +117,8 @@ static int check_options(const VmafFeatureExtractor *fex, const VmafFeatureDicti
         return -ENOMEM;
     }
     int err = vmaf_fex_parse_options(fex, priv, opts);
-    /* An option set on that does nothing without another is accepted, as
-     * the reference accepts it, but said. */
-    for (const VmafOption *o = fex->options; !err && o && o->name; o++) {
-        if (o->type != VMAF_OPT_TYPE_BOOL || !o->needs || !*(bool *)((char *)priv + o->offset))
-            continue;
-        for (const VmafOption *n = fex->options; n->name; n++)
-            if (!strcmp(n->name, o->needs) && n->type == VMAF_OPT_TYPE_BOOL &&
-                !*(bool *)((char *)priv + n->offset))
-                vmaf_warning("%s: %s=true has no effect without %s=true", fex->name, o->name,
-                             n->name);
-    }
+    if (!err)
+        vmaf_fex_warn_inert_options(fex, priv);
     free(priv);
     return err;
 }

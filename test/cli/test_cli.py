@@ -854,6 +854,7 @@ def test_pipe_memory(tmp):
     before it found the first frame cut short. (Pictures of at most 512 MiB
     are zeroed when released, to be reused, so below that size such a
     stream costs what a real frame of its size would.)"""
+    global skips
     data = b"YUV4MPEG2 W32768 H16384 C420p16\nFRAME\nabc"
     fr = os.path.join(tmp, "huge_r.fifo")
     fd = os.path.join(tmp, "huge_d.fifo")
@@ -886,7 +887,6 @@ def test_pipe_memory(tmp):
         # ThreadSanitizer's calloc() writes every block it hands out.
         print("test_pipe_memory: SKIP the peak memory check under ThreadSanitizer",
               file=sys.stderr)
-        global skips
         skips += 1
         return
     check(usage.ru_maxrss < 256 * 1024,

@@ -136,6 +136,11 @@ int vmaf_fex_parse_options(const VmafFeatureExtractor *fex, void *priv,
 int vmaf_fex_merge_options(const VmafFeatureExtractor *fex, const VmafFeatureDictionary *a,
                            const VmafFeatureDictionary *b, VmafFeatureDictionary **merged);
 
+/* Warns once for each bool option that priv (parsed options) has on while
+ * the option it needs (VmafOption.needs) is off: accepted, as the reference
+ * accepts it, but it does nothing. */
+void vmaf_fex_warn_inert_options(const VmafFeatureExtractor *fex, const void *priv);
+
 /* The option that must be on for `fex` to emit `feature` (NULL if none). */
 const VmafOption *vmaf_fex_option_enabling(const VmafFeatureExtractor *fex,
                                            const char *feature);

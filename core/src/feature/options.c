@@ -18,6 +18,23 @@ static const VmafOption *find_option(const VmafOption *opt, const char *key)
     return NULL;
 }
 
+static bool bool_at(const void *priv, const VmafOption *o)
+{
+    return *(const bool *)((const char *)priv + o->offset);
+}
+
+void vmaf_fex_warn_inert_options(const VmafFeatureExtractor *fex, const void *priv)
+{
+    for (const VmafOption *o = fex->options; o && o->name; o++) {
+        if (o->type != VMAF_OPT_TYPE_BOOL || !o->needs || !bool_at(priv, o))
+            continue;
+        const VmafOption *n = find_option(fex->options, o->needs);
+        if (n && n->type == VMAF_OPT_TYPE_BOOL && !bool_at(priv, n))
+            vmaf_warning("%s: %s=true has no effect without %s=true", fex->name, o->name,
+                         n->name);
+    }
+}
+
 static void list_keys(const VmafOption *opt, char *buf, size_t len)
 {
     size_t n = 0;

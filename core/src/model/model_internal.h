@@ -15,16 +15,17 @@
 
 #define VMAF_MODEL_MAX_FEATURES 256u
 #define VMAF_MODEL_MAX_KNOTS 256u
-
-/* How a model is renamed, for every message about a score name taken:
- * through the API, and through the tool's or FFmpeg's model string. */
-#define VMAF_MODEL_RENAME_HINT "(VmafModelConfig.name; name= in a model given to the vmaf tool or FFmpeg)"
 #define VMAF_MODEL_MAX_COLLECTION 1000u
 /* Longest model name; with the longest suffix ("_ci_p95_lo") it fits the
  * 320-byte keys built from it. */
 #define VMAF_MODEL_NAME_MAX 255
 /* Largest model file read from disk. */
 #define VMAF_MODEL_MAX_FILE_SIZE (64u << 20)
+
+/* How a model is renamed, for every message about a score name taken:
+ * through the API, and through the tool's or FFmpeg's model string. */
+#define VMAF_MODEL_RENAME_HINT                                                               \
+    "(VmafModelConfig.name; name= in a model given to the vmaf tool or FFmpeg)"
 
 enum VmafModelType {
     VMAF_MODEL_TYPE_SVM_NUSVR,
