@@ -547,6 +547,16 @@ int main(int argc, char **argv)
         {3840, 2160, 8, 0, true, false, false, 2, 4, MEM_DEVICE_ODD, 2},
         {1920, 1080, 10, 0, false, false, false, 2, 4, MEM_DEVICE_ODD, 2},
         {3840, 2160, 10, 1, false, false, false, 2, 4, MEM_DEVICE_ODD, 1},
+        /* Odd widths at the scales 4 and 8 (k_decimate_vec): the last
+         * output's right half gathered past the row's end, for each
+         * remainder of w / S that mirrors differently. */
+        {3841, 2160, 10, 0, false, false, false, 2, 4, MEM_DEVICE, 2},
+        {1921, 1081, 8, 0, true, false, false, 2, 4, MEM_PINNED, 2},
+        {3845, 2160, 16, 8, false, false, false, 3, 4, MEM_DEVICE, 1},
+        {3847, 2161, 8, 8, false, false, false, 2, 4, MEM_HOST, 1},
+        {1283, 723, 8, 4, true, false, false, 2, 4, MEM_DEVICE, 2},
+        {1281, 721, 10, 8, false, false, false, 3, 4, MEM_PINNED, 2},
+        {1285, 720, 12, 4, false, false, false, 2, 4, MEM_DEVICE, 2},
         /* Host pictures large enough for the copier's threads (quick runs,
          * and so the sanitizers, take this one too). */
         {1920, 1080, 10, 0, true, false, false, 2, 4, MEM_HOST, 3},

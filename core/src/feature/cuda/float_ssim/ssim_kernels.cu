@@ -291,10 +291,14 @@ __global__ void __launch_bounds__(256, min_blocks(256, NW == 2 ? 8 : 4))
  * load instruction a row), sums each half over the rows, and output
  * X0 + l - 1 takes its own first halves and, by a shuffle, lane l - 1's
  * second halves: a warp makes 31 outputs. Output 0's left half mirrors
- * onto its own first half (counted twice); a last column whose S samples
- * pass the row's end (odd widths) walks its window sample by sample,
- * mirrored. Rows mirror at the top and bottom. The sums are exact
- * integers, so their order is free. */
+ * onto its own first half (counted twice). Rows mirror at the top and
+ * bottom. An odd width has one output more, X = w / S, whose window passes
+ * the row's end: the grid's last column of blocks makes those, a warp an
+ * output row, each lane loading one or two of the window's S * S samples
+ * (mirrored) and the warp adding them up. (When the lane beside the last
+ * vector walked that window itself, its warp waited for memory S times
+ * over, and at 4K 8-bit the frame's decimation took 11 us instead of 8.)
+ * The sums are exact integers, so their order is free. */
 template <typename P, int S>
 struct DecVec {
     static constexpr int BYTES = S * (int)sizeof(P);
@@ -332,18 +336,34 @@ template <typename P, int S>
 __global__ void __launch_bounds__(256, min_blocks(256, S * (int)sizeof(P) <= 8 ? 8 : 4))
     k_decimate_vec(const P *__restrict__ r, size_t rp, const P *__restrict__ d, size_t dp,
                    int w, int h, float post, float *__restrict__ out_r,
-                   float *__restrict__ out_d, size_t op, int W, int H)
+                   float *__restrict__ out_d, size_t op, int H)
 {
     let_dependents_launch();
     using T = typename DecVec<P, S>::T;
     const int lane = threadIdx.x;
-    const int X = (int)blockIdx.x * 31 + lane - 1, Y = (int)(blockIdx.y * 8 + threadIdx.y);
+    const int Y = (int)(blockIdx.y * 8 + threadIdx.y);
     if (Y >= H)
         return; /* the whole warp */
     const P *src = blockIdx.z ? d : r;
     const size_t pitch = blockIdx.z ? dp : rp;
     const int nvec = w / S;
     const int y0 = Y * S - S / 2;
+    if ((w & 1) && blockIdx.x == gridDim.x - 1) {
+        /* The odd width's last output, X = nvec. */
+        const int x0 = nvec * S - S / 2;
+        unsigned sum = 0u;
+#pragma unroll
+        for (int k = lane; k < S * S; k += 32)
+            sum += src[(size_t)mirror(y0 + k / S, h) * pitch + mirror(x0 + k % S, w)];
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1)
+            sum += __shfl_xor_sync(0xffffffffu, sum, o);
+        if (lane == 0)
+            (blockIdx.z ? out_d : out_r)[(size_t)Y * op + nvec] =
+                __fmul_rn(__uint2float_rn(sum), post);
+        return;
+    }
+    const int X = (int)blockIdx.x * 31 + lane - 1;
     unsigned f = 0u, g = 0u;
     if (X >= 0 && X < nvec) {
         T v[S];
@@ -365,21 +385,9 @@ __global__ void __launch_bounds__(256, min_blocks(256, S * (int)sizeof(P) <= 8 ?
             half_sums<P, S>(v[i], f, g);
     }
     const unsigned gl = __shfl_up_sync(0xffffffffu, g, 1);
-    if (lane == 0 || X >= W)
+    if (lane == 0 || X >= nvec)
         return;
-    unsigned sum = 0u;
-    if (X < nvec) {
-        sum = f + (X == 0 ? f : gl);
-    } else {
-        const int x0 = X * S - S / 2;
-#pragma unroll 1
-        for (int v = 0; v < S; v++) {
-            const P *row = src + (size_t)mirror(y0 + v, h) * pitch;
-#pragma unroll
-            for (int u = 0; u < S; u++)
-                sum += row[mirror(x0 + u, w)];
-        }
-    }
+    const unsigned sum = f + (X == 0 ? f : gl);
     (blockIdx.z ? out_d : out_r)[(size_t)Y * op + X] = __fmul_rn(__uint2float_rn(sum), post);
 }
 
@@ -754,15 +762,16 @@ void launch_decimate_any(const SsimCudaPlan *p, const void *ref, size_t rp, cons
     /* one output's samples of a row in one load */
     if ((s == 4 || s == 8) && rows_aligned(ref, rp, dist, dp, (size_t)s * sizeof(P))) {
         const dim3 block(32, 8);
-        const dim3 grid(ceil_div(p->W, 31), ceil_div(p->H, 8), 2);
+        /* an odd width's last output column: one more column of blocks */
+        const dim3 grid(ceil_div(p->w / s, 31) + (p->w & 1), ceil_div(p->H, 8), 2);
         if (s == 4)
             k_decimate_vec<P, 4><<<grid, block, 0, st>>>(
                 (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), (int)p->w,
-                (int)p->h, post, dref, ddist, op, (int)p->W, (int)p->H);
+                (int)p->h, post, dref, ddist, op, (int)p->H);
         else
             k_decimate_vec<P, 8><<<grid, block, 0, st>>>(
                 (const P *)ref, rp / sizeof(P), (const P *)dist, dp / sizeof(P), (int)p->w,
-                (int)p->h, post, dref, ddist, op, (int)p->W, (int)p->H);
+                (int)p->h, post, dref, ddist, op, (int)p->H);
     } else if (words <= 2)
         launch_decimate<P, 2>(p, ref, rp, dist, dp, vec, post, dref, ddist, op, st);
     else if (words <= 4)
