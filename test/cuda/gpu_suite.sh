@@ -69,6 +69,10 @@ if [ "${BENCH:-1}" != 0 ]; then
     # slots' graphs and one by one, and the host's time in the library.
     step "device pool end to end" bench_devpool.log \
         "$BUILD/test/cuda/bench_cuda_ssim" $((FRAMES * 5)) devpool
+    # Odd widths at the automatic scales (the last output column's window
+    # passes the row's end): they should cost what the even width does.
+    step "odd widths" bench_odd.log bash -c "for c in '3841x2160 8' '3841x2160 10' '1921x1081 8'; do
+        set -- \$c; '$BUILD/test/cuda/bench_cuda_ssim' $FRAMES \$1 \$2 0 -1 | tail -1; done"
     # The CPU extractor on this host's cores, for the GPU/CPU ratio and the
     # comparison with the reference's published CPU figures.
     [ -x "$BUILD/test/bench/bench_float_ssim" ] &&
@@ -130,6 +134,7 @@ awk '/^test: .*no_fma/,/^====/' "$LOG/testlog.txt" | grep -E "^(ok|FAIL|probes|n
 echo "==== benchmark"
 [ -f "$LOG/bench.log" ] && cat "$LOG/bench.log"
 [ -f "$LOG/bench_devpool.log" ] && cat "$LOG/bench_devpool.log"
+[ -f "$LOG/bench_odd.log" ] && cat "$LOG/bench_odd.log"
 [ -f "$LOG/bench_cpu.log" ] && cat "$LOG/bench_cpu.log"
 echo "==== summary"
 cat "$LOG/gpu.txt"
