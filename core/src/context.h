@@ -49,6 +49,7 @@ struct VmafContext {
     pthread_mutex_t lock;         /* guards inst_busy and err */
     pthread_cond_t inst_free;
     int err;                      /* first asynchronous error (sticky) */
+    bool err_told;                /* err has been returned to the caller once */
 
     /* Score names of the models in use (each model's name, a collection's
      * derived names), so that a model added later cannot take one: two

@@ -44,6 +44,23 @@ static int sticky_error(VmafContext *vmaf)
     return err;
 }
 
+/* The sticky error, for a call that fails because of it. Its reason was
+ * logged where it happened (perhaps on a worker thread), and the first call
+ * to hand it back adds nothing; each later one says why it is refused, so
+ * that a caller who kept going still gets a line for every failed call. */
+static int refuse_if_failed(VmafContext *vmaf, const char *call)
+{
+    pthread_mutex_lock(&vmaf->lock);
+    const int err = vmaf->err;
+    const bool told = vmaf->err_told;
+    vmaf->err_told = err != 0;
+    pthread_mutex_unlock(&vmaf->lock);
+    if (err && told)
+        vmaf_error("%s: refused, the context stopped at an earlier failure (error %d, "
+                   "logged then); close it, and use a new context to go on", call, err);
+    return err;
+}
+
 /* Contexts alive: when the last one closes, the picture blocks kept for
  * reuse are freed. */
 static atomic_uint live_contexts;
@@ -136,9 +153,9 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
         vmaf_error("vmaf_use_feature: the context and the feature name must not be NULL");
         return -EINVAL;
     }
-    if (vmaf->started) {
-        vmaf_error("feature %s: features must be chosen before the first picture is read",
-                   feature_name);
+    if (vmaf->started || vmaf->flushed) {
+        vmaf_error("feature %s: features must be chosen before the first picture is read%s",
+                   feature_name, vmaf->started ? "" : " (this context was flushed)");
         return -EINVAL;
     }
     const VmafFeatureExtractor *fex = vmaf_registry_find_by_name(feature_name);
@@ -428,6 +445,33 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
             return -EINVAL;
         }
     }
+    for (int i = 0; i < 2; i++) {
+        /* A caller who changed a picture's size, depth or stride after
+         * vmaf_picture_alloc() would have the extractors read past its
+         * block: the luma plane must lie inside the memory it was given. */
+        const VmafPicturePriv *priv = p[i]->priv;
+        const size_t row = (size_t)p[i]->w[0] * (p[i]->bpc > 8 ? 2 : 1);
+        const size_t stride = (size_t)(p[i]->stride[0] < 0 ? -p[i]->stride[0]
+                                                           : p[i]->stride[0]);
+        bool fits = stride >= row;
+        if (fits && priv && priv->alloc) {
+            /* In integers: a bad picture's rows may point anywhere. */
+            const uintptr_t lo = (uintptr_t)priv->alloc, hi = lo + priv->size;
+            const uintptr_t at = (uintptr_t)p[i]->data[0];
+            const unsigned long long span = (unsigned long long)(p[i]->h[0] - 1) * stride;
+            const bool down = p[i]->stride[0] < 0; /* rows run towards lower addresses */
+            fits = at >= lo && at < hi && row <= hi - lo &&
+                   (down ? span <= at - lo && row <= hi - at
+                         : span <= hi - at && row <= hi - at - span);
+        }
+        if (!fits) {
+            vmaf_error("frame %u: the %s picture's luma plane (%ux%u, %u-bit, stride %td) does "
+                       "not fit its memory; do not change a picture's size, depth or stride "
+                       "after vmaf_picture_alloc()",
+                       index, which[i], p[i]->w[0], p[i]->h[0], p[i]->bpc, p[i]->stride[0]);
+            return -EINVAL;
+        }
+    }
     if ((vmaf_picture_buf_type(ref) == VMAF_PICTURE_BUF_DEVICE) !=
         (vmaf_picture_buf_type(dist) == VMAF_PICTURE_BUF_DEVICE)) {
         /* A CPU extractor would read a device pointer as host memory. */
@@ -515,10 +559,8 @@ static int extract_cpu(VmafContext *vmaf, const VmafPicture *ref, const VmafPict
         VmafFex *f = acquire(vmaf, r, &slot);
         int err = f->fex->extract(f, ref, dist, index, vmaf->fc);
         release(vmaf, r, slot);
-        if (err) {
-            vmaf_error("%s failed at frame %u (error %d)", f->fex->name, index, err);
-            return err;
-        }
+        if (err)
+            return err; /* the extractor logged why */
     }
     return 0;
 }
@@ -600,14 +642,13 @@ void vmaf_context_settle(VmafContext *vmaf)
     (void)vmaf_context_collect_devices(vmaf); /* a failure stays sticky */
 }
 
-static int flush(VmafContext *vmaf)
+/* quiet: from vmaf_close(), which reports no earlier failure again. */
+static int flush(VmafContext *vmaf, bool quiet)
 {
-    if (vmaf->flushed)
-        return sticky_error(vmaf);
     vmaf->flushed = true;
     if (vmaf->pool)
         vmaf_thread_pool_wait(vmaf->pool);
-    int err = sticky_error(vmaf);
+    int err = quiet ? sticky_error(vmaf) : refuse_if_failed(vmaf, "flush");
     if (!vmaf->started)
         return err;
     int e = collect_devices(vmaf, true);
@@ -671,7 +712,9 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
     int err = check_pictures(vmaf, ref, dist, index);
     if (err)
         return err;
-    err = sticky_error(vmaf);
+    char call[40];
+    snprintf(call, sizeof(call), "frame %u", index);
+    err = refuse_if_failed(vmaf, call);
     if (err)
         return err;
     err = mark_read(vmaf, index);
@@ -681,10 +724,11 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
         err = start(vmaf, ref);
         if (err) {
             vmaf_context_set_error(vmaf, err);
+            vmaf->err_told = true; /* handed back now, its reason logged */
             return err;
         }
     }
-    err = sticky_error(vmaf);
+    err = refuse_if_failed(vmaf, call);
     if (err)
         return err;
     vmaf->pic_cnt++;
@@ -800,7 +844,7 @@ int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, u
                        "after the last picture");
             return -EINVAL;
         }
-        return flush(vmaf);
+        return flush(vmaf, false);
     }
     int err;
     if (!ref || !dist) {
@@ -900,7 +944,7 @@ int vmaf_close(VmafContext *vmaf)
         return 0;
     int err = 0;
     if (vmaf->started && !vmaf->flushed)
-        err = flush(vmaf);
+        err = flush(vmaf, true);
     vmaf_thread_pool_destroy(vmaf->pool);
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         close_request(&vmaf->req[i]);

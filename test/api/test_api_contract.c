@@ -806,12 +806,109 @@ static void test_failures_are_logged(void)
     CHECK_INT(vmaf_close(vmaf), 0);
 }
 
+/* A context that failed says so on every later call (the first call to
+ * hand the failure back adds nothing: its reason was logged when it
+ * happened); closing it adds nothing either. Misuse that would read past a
+ * picture, or request features that can never run, is refused with one
+ * line. */
+static void test_failed_context_and_misuse(void)
+{
+    LogSeen seen = { 0 };
+    VmafContext *vmaf = ctx_with(0, 0, NULL, NULL);
+    vmaf_set_log_callback(on_log, &seen);
+    VmafPicture ref, dist;
+    unsigned before;
+
+    /* 8x8 is too small for float_ssim: the first read fails with its reason. */
+    CHECK_INT(make_pair(&ref, &dist, 8, 8, 8, 1), 0);
+    before = seen.errors;
+    const int err = vmaf_read_pictures(vmaf, &ref, &dist, 0);
+    CHECK(err < 0);
+    CHECK_INT(seen.errors - before, 1);
+    for (unsigned i = 1; i <= 2; i++) {
+        CHECK_INT(make_pair(&ref, &dist, 8, 8, 8, 1), 0);
+        before = seen.errors;
+        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, i), err);
+        CHECK_INT(seen.errors - before, 1);
+        CHECK(strstr(seen.msg, "earlier failure") != NULL);
+    }
+    before = seen.errors;
+    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), err);
+    CHECK_INT(seen.errors - before, 1);
+    CHECK(strstr(seen.msg, "flush") != NULL && strstr(seen.msg, "earlier failure") != NULL);
+    before = seen.errors;
+    CHECK_INT(vmaf_close(vmaf), 0);
+    CHECK_INT(seen.errors - before, 0);
+
+    /* The same with worker threads: one line for the failing read. */
+    vmaf = ctx_with(2, 0, NULL, NULL);
+    CHECK_INT(make_pair(&ref, &dist, 8, 10, 10, 1), 0);
+    before = seen.errors;
+    int e = vmaf_read_pictures(vmaf, &ref, &dist, 0);
+    if (!e)
+        e = vmaf_read_pictures(vmaf, NULL, NULL, 0);
+    CHECK(e < 0);
+    CHECK_INT(seen.errors - before, 1);
+    vmaf_close(vmaf);
+
+    /* Features after a flush can never run. */
+    vmaf = ctx_with(0, 0, NULL, NULL);
+    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+    before = seen.errors;
+    VmafFeatureDictionary *d = NULL;
+    CHECK_INT(vmaf_feature_dictionary_set(&d, "scale", "1"), 0);
+    CHECK_INT(vmaf_use_feature(vmaf, "float_ssim", d), -EINVAL);
+    CHECK_INT(seen.errors - before, 1);
+    CHECK(strstr(seen.msg, "flushed") != NULL);
+    vmaf_feature_dictionary_free(&d); /* refused before the lookup: still ours */
+    CHECK_INT(vmaf_close(vmaf), 0);
+
+    /* A picture changed after vmaf_picture_alloc(): refused before any
+     * extractor reads past its memory. */
+    vmaf = ctx_with(0, 0, NULL, NULL);
+    const struct {
+        unsigned bpc, h;
+        int stride_div;
+    } bad[] = { { 16, H, 1 }, { 8, 2 * H, 1 }, { 8, H, 2 } };
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        CHECK_INT(make_pair(&ref, &dist, 8, W, H, 2), 0);
+        ref.bpc = dist.bpc = bad[i].bpc;
+        ref.h[0] = bad[i].h;
+        ref.stride[0] /= bad[i].stride_div;
+        before = seen.errors;
+        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, 0), -EINVAL);
+        CHECK_INT(seen.errors - before, 1);
+        CHECK(strstr(seen.msg, "does not fit its memory") != NULL);
+    }
+    /* Rows given bottom-up (a negative stride) are fine. */
+    CHECK_INT(make_pair(&ref, &dist, 8, W, H, 2), 0);
+    ref.data[0] = (uint8_t *)ref.data[0] + (H - 1) * ref.stride[0];
+    ref.stride[0] = -ref.stride[0];
+    CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, 0), 0);
+    CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
+    CHECK_INT(vmaf_close(vmaf), 0);
+
+    /* Pooling a model over frames n_subsample leaves unscored. */
+    vmaf = ctx_with(0, 2, NULL, NULL);
+    VmafModel *model = NULL;
+    CHECK_INT(vmaf_model_load(&model, &(VmafModelConfig){ .name = "vmaf" }, "vmaf_v0.6.1"), 0);
+    double s;
+    before = seen.errors;
+    CHECK_INT(vmaf_score_pooled(vmaf, model, VMAF_POOL_METHOD_MEAN, &s, 1, 1), -EINVAL);
+    CHECK_INT(seen.errors - before, 1);
+    CHECK(strstr(seen.msg, "n_subsample=2") != NULL);
+    vmaf_model_destroy(model);
+    CHECK_INT(vmaf_close(vmaf), 0);
+    vmaf_set_log_callback(NULL, NULL);
+}
+
 int main(void)
 {
     test_init_and_version();
     test_use_feature();
     test_log_callback();
     test_failures_are_logged();
+    test_failed_context_and_misuse();
     test_picture_zeroed();
     test_read_pictures_contract();
     test_duplicate_index();

@@ -95,7 +95,9 @@ typedef struct VmafFeatureExtractor {
      * A refusal logs one error naming the extractor and the limit. */
     int (*init)(VmafFex *fex);
 
-    /* CPU extractors: score one pair and append to the collector. */
+    /* CPU extractors: score one pair and append to the collector. A
+     * failure logs one error naming the extractor and the frame (the
+     * context adds no line of its own). */
     int (*extract)(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                    unsigned index, VmafFeatureCollector *fc);
 
