@@ -67,7 +67,8 @@ typedef struct VmafContext VmafContext;
  *
  * @param vmaf Receives the context; free it with vmaf_close().
  * @param cfg  Settings.
- * @return 0 on success, -EINVAL on a bad argument, -ENOMEM when out of memory.
+ * @return 0 on success, -EINVAL on a bad argument, -ENOMEM when out of memory,
+ *         -EAGAIN when the system cannot start cfg.n_threads worker threads.
  */
 VMAF_EXPORT int vmaf_init(VmafContext **vmaf, VmafConfiguration cfg);
 

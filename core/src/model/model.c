@@ -1119,15 +1119,24 @@ static int overload_stage(VmafModel *m, const char *feature_name,
         err = vmaf_dict_copy(m->feature[i].opts, &st->merged[i]);
         if (!err)
             err = vmaf_dict_merge(&st->merged[i], opts);
-        if (!err)
-            err = check_opts(&m->feature[i], st->merged[i]);
+        if (err) {
+            vmaf_error("model %s (%s): out of memory while overloading feature options",
+                       m->name, m->source);
+            break;
+        }
+        /* The option parser logs what is wrong with an option. */
+        err = check_opts(&m->feature[i], st->merged[i]);
+        if (err)
+            break;
         char why[400] = "";
-        if (!err)
-            err = vmaf_model_feature_lookup_name(&m->feature[i], st->merged[i], &st->lookup[i],
-                                                 why, sizeof(why));
+        err = vmaf_model_feature_lookup_name(&m->feature[i], st->merged[i], &st->lookup[i],
+                                             why, sizeof(why));
         if (err == -EINVAL)
             vmaf_error("model %s (%s): cannot overload feature %s with these options%s%s",
                        m->name, m->source, m->feature[i].name, why[0] ? ": " : "", why);
+        else if (err)
+            vmaf_error("model %s (%s): out of memory while overloading feature options",
+                       m->name, m->source);
     }
     return err;
 }

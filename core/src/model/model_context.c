@@ -264,9 +264,9 @@ static int use_models(VmafContext *vmaf, VmafModel *const *models, unsigned n_mo
 
     /* Everything that can be refused is checked before the first request
      * is added, so that a refused model leaves the context as it was. */
-    if (!err && vmaf->started) {
-        vmaf_error("model %s: its features must be chosen before the first picture is read",
-                   models[0]->name);
+    if (!err && (vmaf->started || vmaf->flushed)) {
+        vmaf_error("model %s: its features must be chosen before the first picture is read%s",
+                   models[0]->name, vmaf->started ? "" : " (this context was flushed)");
         err = -EINVAL;
     }
     for (unsigned i = 0; i < n_use && !err; i++) {
@@ -401,6 +401,13 @@ static int check_range(const char *fn, VmafContext *vmaf, const void *what, cons
     if (lo > hi) {
         vmaf_error("%s: frame range %u..%u is empty; index_low must not exceed index_high", fn,
                    lo, hi);
+        return -EINVAL;
+    }
+    const unsigned long long n = vmaf->cfg.n_subsample;
+    if (n > 1 && (lo + n - 1) / n * n > hi) {
+        vmaf_error("%s: frames %u..%u hold no scored frame: with n_subsample=%llu only frames "
+                   "0, %llu, %llu, ... are scored; pool over a range that includes one", fn,
+                   lo, hi, n, n, 2 * n);
         return -EINVAL;
     }
     return 0;
