@@ -301,6 +301,20 @@ static int check_output_path(const char *out, const char *const *inputs,
     if (access(dir, W_OK | X_OK))
         return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): directory %s is not "
                       "writable; give another -o path", out, dir);
+    /* access() trusts the permission bits, and root passes it everywhere:
+     * /proc, a root-squashed NFS export or a directory the kernel keeps
+     * read-only would only refuse the report after the whole run. Creating
+     * the temporary file the report will use, and removing it, is the test
+     * that counts. */
+    char probe[PATH_MAX];
+    if (snprintf(probe, sizeof(probe), "%s/.vmaf-probe.XXXXXX", dir) >= (int)sizeof(probe))
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): path too long", out);
+    const int fd = mkstemp(probe);
+    if (fd < 0)
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): cannot create a file in "
+                      "directory %s (%s); give another -o path", out, dir, strerror(errno));
+    close(fd);
+    unlink(probe);
     return 0;
 }
 
