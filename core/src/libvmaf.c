@@ -44,6 +44,19 @@ static int sticky_error(VmafContext *vmaf)
     return err;
 }
 
+/* A call returns err to the caller: if it is the context's stopping
+ * failure, the caller now knows it, and later calls say they are refused. */
+static int handed_back(VmafContext *vmaf, int err)
+{
+    if (err) {
+        pthread_mutex_lock(&vmaf->lock);
+        if (vmaf->err == err)
+            vmaf->err_told = true;
+        pthread_mutex_unlock(&vmaf->lock);
+    }
+    return err;
+}
+
 /* The sticky error, for a call that fails because of it. Its reason was
  * logged where it happened (perhaps on a worker thread), and the first call
  * to hand it back adds nothing; each later one says why it is refused, so
@@ -724,7 +737,6 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
         err = start(vmaf, ref);
         if (err) {
             vmaf_context_set_error(vmaf, err);
-            vmaf->err_told = true; /* handed back now, its reason logged */
             return err;
         }
     }
@@ -844,7 +856,7 @@ int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, u
                        "after the last picture");
             return -EINVAL;
         }
-        return flush(vmaf, false);
+        return handed_back(vmaf, flush(vmaf, false));
     }
     int err;
     if (!ref || !dist) {
@@ -867,7 +879,7 @@ int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, u
         vmaf_picture_unref(ref);
     if (dist && dist->ref)
         vmaf_picture_unref(dist);
-    return err;
+    return handed_back(vmaf, err);
 }
 
 int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name, double *score,

@@ -299,9 +299,10 @@ static void after_failed_calls(void)
 }
 
 /* A GPU failure during scoring is one line naming the extractor and the
- * frame; the context then keeps its error without repeating it. The
- * failure is injected
- * after the frame's launches, where a faulting kernel would surface. */
+ * frame; the context then keeps its error, and each later call says in one
+ * line that it is refused because of it, without repeating the reason. The
+ * failure is injected after the frame's launches, where a faulting kernel
+ * would surface. */
 static void failure_is_one_line(void)
 {
     const char *what = "a failed frame";
@@ -335,7 +336,9 @@ static void failure_is_one_line(void)
     const int again = vmaf_read_pictures(ctx, &r, &d, bad + 1);
     const int flushed = vmaf_read_pictures(ctx, NULL, NULL, 0);
     capture_end(&cap);
-    CHECK(again == err && flushed == err && !cap.text[0],
+    CHECK(again == err && flushed == err && capture_lines(&cap) == 2 &&
+              strstr(cap.text, "frame 3: refused, the context stopped at an earlier failure") &&
+              strstr(cap.text, "flush: refused") && !strstr(cap.text, "launching"),
           "%s: later calls gave %d and %d (want %d) and logged: %s", what, again, flushed, err,
           cap.text);
     vmaf_close(ctx);
