@@ -49,11 +49,12 @@ static int yuv_open(InputContext *ctx, const InputRawParams *raw)
             return input_set_error(ctx, -EINVAL,
                                    "raw YUV size is not a whole number of frames (%s, %llu "
                                    "bytes): a %ux%u %s %u-bit frame is %llu bytes, so the file "
-                                   "holds %llu frames and %llu bytes more; check -w -h -p -b",
+                                   "holds %llu frame%s and %llu bytes more; check -w -h -p -b",
                                    ctx->path, (unsigned long long)size, in->w, in->h,
                                    input_pix_fmt_name(in->pix_fmt), in->bpc,
                                    (unsigned long long)in->frame_bytes,
                                    (unsigned long long)(size / in->frame_bytes),
+                                   size / in->frame_bytes == 1 ? "" : "s",
                                    (unsigned long long)(size % in->frame_bytes));
         in->frame_cnt = (int64_t)(size / in->frame_bytes);
     }
