@@ -376,6 +376,10 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     vmaf->h = ref->h[0];
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_start);
     vmaf->started = true;
+    if (!vmaf->req_cnt)
+        vmaf_warning("no feature or model was requested before the first picture: pictures "
+                     "read into this context are not scored; request them with "
+                     "vmaf_use_feature() or vmaf_use_features_from_model() first");
 
     /* Device extractors read every frame from one set of device planes,
      * uploaded once for all of them. */

@@ -888,6 +888,20 @@ static void test_failed_context_and_misuse(void)
     CHECK_INT(vmaf_read_pictures(vmaf, NULL, NULL, 0), 0);
     CHECK_INT(vmaf_close(vmaf), 0);
 
+    /* Pictures read into a context that requested nothing: a warning,
+     * once, and the read itself succeeds (there is nothing to refuse). */
+    VmafContext *bare = NULL;
+    CHECK_INT(vmaf_init(&bare, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_WARNING }), 0);
+    const unsigned calls = seen.calls;
+    for (unsigned i = 0; i < 2; i++) {
+        CHECK_INT(make_pair(&ref, &dist, 8, W, H, 3), 0);
+        CHECK_INT(vmaf_read_pictures(bare, &ref, &dist, i), 0);
+    }
+    CHECK_INT(seen.calls - calls, 1);
+    CHECK(seen.level == VMAF_LOG_LEVEL_WARNING && strstr(seen.msg, "no feature or model"));
+    CHECK_INT(vmaf_read_pictures(bare, NULL, NULL, 0), 0);
+    CHECK_INT(vmaf_close(bare), 0);
+
     /* Pooling a model over frames n_subsample leaves unscored. */
     vmaf = ctx_with(0, 2, NULL, NULL);
     VmafModel *model = NULL;
