@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,16 +469,19 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
          * block: the luma plane must lie inside the memory it was given. */
         const VmafPicturePriv *priv = p[i]->priv;
         const size_t row = (size_t)p[i]->w[0] * (p[i]->bpc > 8 ? 2 : 1);
-        const size_t stride = (size_t)(p[i]->stride[0] < 0 ? -p[i]->stride[0]
-                                                           : p[i]->stride[0]);
-        bool fits = stride >= row;
+        const ptrdiff_t sd = p[i]->stride[0];
+        const size_t stride = sd == PTRDIFF_MIN ? 0 : (size_t)(sd < 0 ? -sd : sd);
+        bool fits = stride >= row && stride > 0;
         if (fits && priv && priv->alloc) {
-            /* In integers: a bad picture's rows may point anywhere. */
+            /* In integers, and without overflow: a bad picture's rows may
+             * point anywhere. */
             const uintptr_t lo = (uintptr_t)priv->alloc, hi = lo + priv->size;
             const uintptr_t at = (uintptr_t)p[i]->data[0];
-            const unsigned long long span = (unsigned long long)(p[i]->h[0] - 1) * stride;
-            const bool down = p[i]->stride[0] < 0; /* rows run towards lower addresses */
-            fits = at >= lo && at < hi && row <= hi - lo &&
+            unsigned long long span;
+            const bool down = sd < 0; /* rows run towards lower addresses */
+            fits = !__builtin_mul_overflow((unsigned long long)(p[i]->h[0] - 1),
+                                           (unsigned long long)stride, &span) &&
+                   at >= lo && at < hi && row <= hi - lo &&
                    (down ? span <= at - lo && row <= hi - at
                          : span <= hi - at && row <= hi - at - span);
         }

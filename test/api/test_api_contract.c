@@ -880,6 +880,16 @@ static void test_failed_context_and_misuse(void)
         CHECK_INT(seen.errors - before, 1);
         CHECK(strstr(seen.msg, "does not fit its memory") != NULL);
     }
+    /* Strides whose row offsets overflow, or cannot be negated. */
+    const ptrdiff_t huge[] = { (ptrdiff_t)1 << 56, PTRDIFF_MIN, PTRDIFF_MAX, 0 };
+    for (unsigned i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+        CHECK_INT(make_pair(&ref, &dist, 8, W, 257, 2), 0);
+        ref.stride[0] = huge[i];
+        before = seen.errors;
+        CHECK_INT(vmaf_read_pictures(vmaf, &ref, &dist, 0), -EINVAL);
+        CHECK_INT(seen.errors - before, 1);
+        CHECK(strstr(seen.msg, "does not fit its memory") != NULL);
+    }
     /* Rows given bottom-up (a negative stride) are fine. */
     CHECK_INT(make_pair(&ref, &dist, 8, W, H, 2), 0);
     ref.data[0] = (uint8_t *)ref.data[0] + (H - 1) * ref.stride[0];
