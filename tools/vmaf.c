@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -208,6 +210,52 @@ static bool is_stdout(const char *path)
     return !stat(path, &p) && !fstat(STDOUT_FILENO, &o) && same_file(&p, &o);
 }
 
+/* access() trusts the permission bits, and root passes it everywhere: in
+ * /proc or on a root-squashed NFS export the report's temporary file could
+ * only be refused after the whole run. So a file is created in dir first:
+ * an unnamed one (O_TMPFILE) where the file system has them, which leaves
+ * nothing behind whatever the directory allows; else a named one, removed
+ * at once, its name no longer than the library's temporary name so that no
+ * path the library accepts is refused here. */
+static int probe_directory(const char *out, const char *dir)
+{
+    /* Append-only (chattr +a): files can be created, not renamed or
+     * removed; the library refuses it too, but only when writing. */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), flags = 0;
+    const bool append = dfd >= 0 && !ioctl(dfd, FS_IOC_GETFLAGS, &flags) &&
+                        (flags & FS_APPEND_FL);
+    if (dfd >= 0)
+        close(dfd);
+    if (append)
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): directory %s is "
+                      "append-only (chattr +a), and the report is written by renaming a "
+                      "temporary file; give another -o path", out, dir);
+#ifdef O_TMPFILE
+    int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+        close(fd);
+        return 0;
+    }
+    if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL && errno != ENOENT)
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): cannot create a file in "
+                      "directory %s (%s); give another -o path", out, dir, strerror(errno));
+#endif
+    char probe[PATH_MAX];
+    if (snprintf(probe, sizeof(probe), "%s/.vXXXXXX", dir) >= (int)sizeof(probe))
+        return 0; /* the library says whether it can */
+    const int fd2 = mkstemp(probe);
+    if (fd2 < 0)
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): cannot create a file in "
+                      "directory %s (%s); give another -o path", out, dir, strerror(errno));
+    close(fd2);
+    if (unlink(probe))
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): directory %s lets files be "
+                      "created but not removed (%s), and the report is written by renaming a "
+                      "temporary file; remove %s and give another -o path", out, dir,
+                      strerror(errno), probe);
+    return 0;
+}
+
 /* Refuses, before any frame is scored, a report path that cannot work or
  * that would overwrite an input. */
 static int check_output_path(const char *out, const char *const *inputs,
@@ -301,21 +349,7 @@ static int check_output_path(const char *out, const char *const *inputs,
     if (access(dir, W_OK | X_OK))
         return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): directory %s is not "
                       "writable; give another -o path", out, dir);
-    /* access() trusts the permission bits, and root passes it everywhere:
-     * /proc, a root-squashed NFS export or a directory the kernel keeps
-     * read-only would only refuse the report after the whole run. Creating
-     * the temporary file the report will use, and removing it, is the test
-     * that counts. */
-    char probe[PATH_MAX];
-    if (snprintf(probe, sizeof(probe), "%s/.vmaf-probe.XXXXXX", dir) >= (int)sizeof(probe))
-        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): path too long", out);
-    const int fd = mkstemp(probe);
-    if (fd < 0)
-        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): cannot create a file in "
-                      "directory %s (%s); give another -o path", out, dir, strerror(errno));
-    close(fd);
-    unlink(probe);
-    return 0;
+    return probe_directory(out, dir);
 }
 
 /* FFmpeg's name of a layout and depth, for the advice of check_pair. */

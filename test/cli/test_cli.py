@@ -970,6 +970,20 @@ def test_output_checks(tmp):
     if os.path.isdir("/proc"):
         expect_error(base + ["-o", "/proc/vmaf_report.xml"], "output", "directory /proc",
                      "a directory that takes no new file")
+    # An append-only directory (chattr +a, as root on a file system that has
+    # the flag): refused before scoring, and nothing is left in it.
+    adir = os.path.join(tmp, "append_only")
+    os.mkdir(adir)
+    if subprocess.run(["chattr", "+a", adir], capture_output=True).returncode == 0:
+        try:
+            expect_error(base + ["-o", os.path.join(adir, "r.xml")], "output", "append-only",
+                         "an append-only directory")
+            check(os.listdir(adir) == [], f"append-only directory: left {os.listdir(adir)}")
+        finally:
+            subprocess.run(["chattr", "-a", adir], capture_output=True)
+    else:
+        print("test_output_checks: chattr +a not possible here; append-only case skipped",
+              file=sys.stderr)
 
     prefix = nobody_prefix()
     if prefix is None:

@@ -482,6 +482,23 @@ def case_faults(d):
         with open(target) as fh:
             check(fh.read() == "precious input", "target preserved (%s)" % f)
         check(os.listdir(fdir) == ["keep.json"], "no temporary left: %r" % os.listdir(fdir))
+    # An append-only directory (chattr +a): its temporary file could be
+    # created but neither renamed nor removed, so the write is refused
+    # before anything is created. Needs root and a file system with the
+    # flag; otherwise this part is skipped, saying so.
+    adir = os.path.join(d, "append_only")
+    os.mkdir(adir)
+    if subprocess.run(["chattr", "+a", adir], capture_output=True).returncode == 0:
+        try:
+            rcs, err, _ = run(d, ["init 1"] + data + ["write json %s/r.json -" % adir])
+            check(rcs == [-errno.EPERM] and err.count("libvmaf: error:") == 1
+                  and "append-only" in err, "append-only directory: %r %r" % (rcs, err))
+            check(os.listdir(adir) == [], "append-only: left %r" % os.listdir(adir))
+        finally:
+            subprocess.run(["chattr", "-a", adir], capture_output=True)
+    else:
+        print("faults: chattr +a not possible here; the append-only case is skipped",
+              file=sys.stderr)
     # Bad formats.
     for fmt in ("0", "5", "-1"):
         rcs, err, _ = run(d, ["init 1"] + data + ["write %s %s/bad.out -" % (fmt, d)])

@@ -7,12 +7,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
 #include <locale.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +22,26 @@
 #include "log.h"
 #include "output/output.h"
 
+
+/* Whether the directory part of path (up to its last '/') is marked
+ * append-only (chattr +a). File systems without such flags say no. */
+static bool append_only_dir(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    const size_t len = slash ? (size_t)(slash - path) : 0;
+    if (len >= sizeof(dir))
+        return false;
+    memcpy(dir, path, len);
+    dir[len] = '\0';
+    const int fd = open(len ? dir : (slash ? "/" : "."), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    int flags = 0;
+    const bool append = !ioctl(fd, FS_IOC_GETFLAGS, &flags) && (flags & FS_APPEND_FL);
+    close(fd);
+    return append;
+}
 static const VmafOutputWriter *const writers[] = {
     &vmaf_output_writer_xml,
     &vmaf_output_writer_json,
@@ -345,6 +367,13 @@ static int target_open(Target *t, const char *path)
     }
     snprintf(t->tmp, tmp_size, "%.*s/.%.200s.XXXXXX", dir_len, dir, base);
     int err;
+    if (append_only_dir(t->tmp)) {
+        err = -EPERM;
+        vmaf_error("report: the directory of \"%s\" is append-only (chattr +a): a temporary "
+                   "file could be created there but neither renamed over the report nor "
+                   "removed; choose another output path", path);
+        goto fail;
+    }
     int fd = mkostemp(t->tmp, O_CLOEXEC);
     if (fd < 0) {
         err = -errno;
