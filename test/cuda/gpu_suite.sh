@@ -71,8 +71,9 @@ if [ "${BENCH:-1}" != 0 ]; then
         "$BUILD/test/cuda/bench_cuda_ssim" $((FRAMES * 5)) devpool
     # Odd widths at the automatic scales (the last output column's window
     # passes the row's end): they should cost what the even width does.
-    step "odd widths" bench_odd.log bash -c "for c in '3841x2160 8' '3841x2160 10' '1921x1081 8'; do
-        set -- \$c; '$BUILD/test/cuda/bench_cuda_ssim' $FRAMES \$1 \$2 0 -1 | tail -1; done"
+    step "odd widths" bench_odd.log bash -c "set -o pipefail; rc=0
+        for c in '3841x2160 8' '3841x2160 10' '1921x1081 8'; do set -- \$c
+        '$BUILD/test/cuda/bench_cuda_ssim' $FRAMES \$1 \$2 0 -1 | tail -1 || rc=1; done; exit \$rc"
     # The CPU extractor on this host's cores, for the GPU/CPU ratio and the
     # comparison with the reference's published CPU figures.
     [ -x "$BUILD/test/bench/bench_float_ssim" ] &&

@@ -553,6 +553,7 @@ int main(int argc, char **argv)
         {3841, 2160, 10, 0, false, false, false, 2, 4, MEM_DEVICE, 2},
         {1921, 1081, 8, 0, true, false, false, 2, 4, MEM_PINNED, 2},
         {3845, 2160, 16, 8, false, false, false, 3, 4, MEM_DEVICE, 1},
+        {3843, 2160, 8, 0, false, false, false, 2, 4, MEM_DEVICE, 1},
         {3847, 2161, 8, 8, false, false, false, 2, 4, MEM_HOST, 1},
         {1283, 723, 8, 4, true, false, false, 2, 4, MEM_DEVICE, 2},
         {1281, 721, 10, 8, false, false, false, 3, 4, MEM_PINNED, 2},

@@ -1116,14 +1116,12 @@ static int overload_stage(VmafModel *m, const char *feature_name,
             continue;
         st->hit[i] = true;
         (*matched)++;
+        /* The dictionary calls log their own failures (out of memory). */
         err = vmaf_dict_copy(m->feature[i].opts, &st->merged[i]);
         if (!err)
             err = vmaf_dict_merge(&st->merged[i], opts);
-        if (err) {
-            vmaf_error("model %s (%s): out of memory while overloading feature options",
-                       m->name, m->source);
+        if (err)
             break;
-        }
         /* The option parser logs what is wrong with an option. */
         err = check_opts(&m->feature[i], st->merged[i]);
         if (err)
