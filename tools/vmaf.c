@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/fs.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <signal.h>
@@ -14,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -217,19 +215,25 @@ static bool is_stdout(const char *path)
  * nothing behind whatever the directory allows; else a named one, removed
  * at once, its name no longer than the library's temporary name so that no
  * path the library accepts is refused here. */
-static int probe_directory(const char *out, const char *dir)
+static int probe_directory(const char *out, const char *dir, const char *target)
 {
+    /* The library names its temporary file dir/.BASE.XXXXXX, BASE cut to
+     * 200 bytes: a path that cannot hold it fails only after scoring. */
+    const char *slash = strrchr(target, '/');
+    const size_t base = strlen(slash ? slash + 1 : target);
+    if (strlen(dir) + 2 + (base < 200 ? base : 200) + 7 >= PATH_MAX)
+        return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): path too long for the "
+                      "report's temporary file (at most %d bytes with it); give a shorter -o "
+                      "path", out, PATH_MAX - 1);
     /* Append-only (chattr +a): files can be created, not renamed or
-     * removed; the library refuses it too, but only when writing. */
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), flags = 0;
-    const bool append = dfd >= 0 && !ioctl(dfd, FS_IOC_GETFLAGS, &flags) &&
-                        (flags & FS_APPEND_FL);
-    if (dfd >= 0)
-        close(dfd);
-    if (append)
+     * removed; the library refuses it too, but only when writing. statx()
+     * needs no read permission on the directory. */
+    struct statx sx;
+    if (!statx(AT_FDCWD, dir, 0, STATX_BASIC_STATS, &sx) &&
+        (sx.stx_attributes_mask & STATX_ATTR_APPEND) && (sx.stx_attributes & STATX_ATTR_APPEND))
         return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): directory %s is "
-                      "append-only (chattr +a), and the report is written by renaming a "
-                      "temporary file; give another -o path", out, dir);
+                      "append-only (chattr +a), where the report's temporary file could not "
+                      "be renamed or removed; give another -o path", out, dir);
 #ifdef O_TMPFILE
     int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
     if (fd >= 0) {
@@ -349,7 +353,7 @@ static int check_output_path(const char *out, const char *const *inputs,
     if (access(dir, W_OK | X_OK))
         return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): directory %s is not "
                       "writable; give another -o path", out, dir);
-    return probe_directory(out, dir);
+    return probe_directory(out, dir, target);
 }
 
 /* FFmpeg's name of a layout and depth, for the advice of check_pair. */

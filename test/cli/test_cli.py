@@ -970,6 +970,16 @@ def test_output_checks(tmp):
     if os.path.isdir("/proc"):
         expect_error(base + ["-o", "/proc/vmaf_report.xml"], "output", "directory /proc",
                      "a directory that takes no new file")
+    # A path that fits PATH_MAX but not with the report's temporary name
+    # (.NAME.XXXXXX beside it): refused before scoring, not after.
+    deep = tmp
+    while len(deep) < 3900:  # exactly 3900 bytes, no component over NAME_MAX
+        deep = os.path.join(deep, "d" * min(200, 3900 - len(deep) - 1))
+    os.makedirs(deep, exist_ok=True)
+    longest = os.path.join(deep, "r" * (4088 - len(deep) - 1))
+    expect_error(base + ["-o", longest], "output", "path too long", "a path too long for the "
+                 "temporary name")
+    check(not os.listdir(deep), f"long path: left {os.listdir(deep)}")
     # An append-only directory (chattr +a, as root on a file system that has
     # the flag): refused before scoring, and nothing is left in it.
     adir = os.path.join(tmp, "append_only")

@@ -73,7 +73,7 @@ if [ "${BENCH:-1}" != 0 ]; then
     # passes the row's end): they should cost what the even width does.
     step "odd widths" bench_odd.log bash -c "set -o pipefail; rc=0
         for c in '3841x2160 8' '3841x2160 10' '1921x1081 8'; do set -- \$c
-        '$BUILD/test/cuda/bench_cuda_ssim' $FRAMES \$1 \$2 0 -1 | tail -1 || rc=1; done; exit \$rc"
+        '$BUILD/test/cuda/bench_cuda_ssim' $FRAMES \$1 \$2 0 -1 | tail -1 || rc=\$?; done; exit \$rc"
     # The CPU extractor on this host's cores, for the GPU/CPU ratio and the
     # comparison with the reference's published CPU figures.
     [ -x "$BUILD/test/bench/bench_float_ssim" ] &&

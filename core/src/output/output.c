@@ -7,14 +7,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/fs.h>
 #include <locale.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,7 +22,8 @@
 
 
 /* Whether the directory part of path (up to its last '/') is marked
- * append-only (chattr +a). File systems without such flags say no. */
+ * append-only (chattr +a). statx() needs no read permission on it, as an
+ * open() for FS_IOC_GETFLAGS would; file systems without the flag say no. */
 static bool append_only_dir(const char *path)
 {
     char dir[4096];
@@ -34,13 +33,10 @@ static bool append_only_dir(const char *path)
         return false;
     memcpy(dir, path, len);
     dir[len] = '\0';
-    const int fd = open(len ? dir : (slash ? "/" : "."), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    int flags = 0;
-    const bool append = !ioctl(fd, FS_IOC_GETFLAGS, &flags) && (flags & FS_APPEND_FL);
-    close(fd);
-    return append;
+    struct statx sx;
+    return !statx(AT_FDCWD, len ? dir : (slash ? "/" : "."), 0, STATX_BASIC_STATS, &sx) &&
+           (sx.stx_attributes_mask & STATX_ATTR_APPEND) &&
+           (sx.stx_attributes & STATX_ATTR_APPEND);
 }
 static const VmafOutputWriter *const writers[] = {
     &vmaf_output_writer_xml,
@@ -369,9 +365,9 @@ static int target_open(Target *t, const char *path)
     int err;
     if (append_only_dir(t->tmp)) {
         err = -EPERM;
-        vmaf_error("report: the directory of \"%s\" is append-only (chattr +a): a temporary "
-                   "file could be created there but neither renamed over the report nor "
-                   "removed; choose another output path", path);
+        vmaf_error("report: the directory of \"%s\" is append-only (chattr +a): the report's "
+                   "temporary file could be created there but not renamed or removed "
+                   "afterwards; choose another output path", path);
         goto fail;
     }
     int fd = mkostemp(t->tmp, O_CLOEXEC);
