@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -926,6 +927,30 @@ static void test_failed_context_and_misuse(void)
     vmaf_set_log_callback(NULL, NULL);
 }
 
+/* A collection and its model "0" share one allocation and a reference
+ * count; the documented "destroy both, in either order" must hold when two
+ * threads do it at once (ThreadSanitizer in CI sees a plain count). */
+static void *destroy_model(void *model)
+{
+    vmaf_model_destroy(model);
+    return NULL;
+}
+
+static void test_collection_destroyed_on_two_threads(void)
+{
+    for (int round = 0; round < 20; round++) {
+        VmafModel *model = NULL;
+        VmafModelCollection *coll = NULL;
+        CHECK_INT(vmaf_model_collection_load(&model, &coll, &(VmafModelConfig){ .name = "v" },
+                                             "vmaf_b_v0.6.3"),
+                  0);
+        pthread_t t;
+        CHECK_INT(pthread_create(&t, NULL, destroy_model, model), 0);
+        vmaf_model_collection_destroy(coll);
+        pthread_join(t, NULL);
+    }
+}
+
 int main(void)
 {
     test_init_and_version();
@@ -933,6 +958,7 @@ int main(void)
     test_log_callback();
     test_failures_are_logged();
     test_failed_context_and_misuse();
+    test_collection_destroyed_on_two_threads();
     test_picture_zeroed();
     test_read_pictures_contract();
     test_duplicate_index();

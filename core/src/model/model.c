@@ -115,7 +115,7 @@ static void model_free_fields(VmafModel *m)
 
 void vmaf_model_destroy(VmafModel *model)
 {
-    if (!model || --model->refs)
+    if (!model || atomic_fetch_sub(&model->refs, 1) != 1)
         return;
     model_free_fields(model);
     free(model);
@@ -625,7 +625,7 @@ static int model_from_json(VmafModel **out, const json_t *root, const char *name
     VmafModel *m = calloc(1, sizeof(*m));
     if (!m)
         return -ENOMEM;
-    m->refs = 1;
+    atomic_init(&m->refs, 1);
     m->serial = atomic_fetch_add(&next_serial, 1);
     m->name = dup_str(name);
     m->source = dup_str(w->source);
@@ -859,7 +859,7 @@ done:
         vmaf_model_collection_destroy(mc);
         return err;
     }
-    head->refs++;
+    atomic_fetch_add(&head->refs, 1);
     mc->head = head;
     *model = head;
     *mcp = mc;

@@ -3,6 +3,7 @@
 #ifndef LIBVMAF_SRC_MODEL_MODEL_INTERNAL_H
 #define LIBVMAF_SRC_MODEL_MODEL_INTERNAL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -54,7 +55,9 @@ typedef struct VmafModelPoint {
 } VmafModelPoint;
 
 struct VmafModel {
-    unsigned refs; /* 1, or 2 for a collection's model "0" (see below) */
+    /* 1, or 2 for a collection's model "0" (see below); atomic because the
+     * model and its collection may be destroyed on two threads at once */
+    atomic_uint refs;
     unsigned long long serial; /* distinct for every model loaded in the process */
     char *name;   /* score name in the collector and reports */
     char *source; /* "model file <path>" or "built-in model <version>", for messages */
