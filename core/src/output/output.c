@@ -20,7 +20,6 @@
 #include "log.h"
 #include "output/output.h"
 
-
 /* Whether the directory part of path (up to its last '/') is marked
  * append-only (chattr +a). statx() needs no read permission on it, as an
  * open() for FS_IOC_GETFLAGS would; file systems without the flag say no. */
@@ -38,6 +37,7 @@ static bool append_only_dir(const char *path)
            (sx.stx_attributes_mask & STATX_ATTR_APPEND) &&
            (sx.stx_attributes & STATX_ATTR_APPEND);
 }
+
 static const VmafOutputWriter *const writers[] = {
     &vmaf_output_writer_xml,
     &vmaf_output_writer_json,
