@@ -244,9 +244,8 @@ static int probe_directory(const char *out, const char *dir, const char *target)
         return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): cannot create a file in "
                       "directory %s (%s); give another -o path", out, dir, strerror(errno));
 #endif
-    char probe[PATH_MAX];
-    if (snprintf(probe, sizeof(probe), "%s/.vXXXXXX", dir) >= (int)sizeof(probe))
-        return 0; /* the library says whether it can */
+    char probe[PATH_MAX]; /* shorter than the temporary name checked above */
+    snprintf(probe, sizeof(probe), "%s/.vXXXXXX", dir);
     const int fd2 = mkstemp(probe);
     if (fd2 < 0)
         return report(VMAF_EXIT_OUTPUT, "cannot write report (%s): cannot create a file in "

@@ -20,20 +20,21 @@
 #include "log.h"
 #include "output/output.h"
 
-/* Whether the directory part of path (up to its last '/') is marked
+/* Whether the directory, its first len bytes (0: "/"), is marked
  * append-only (chattr +a). statx() needs no read permission on it, as an
  * open() for FS_IOC_GETFLAGS would; file systems without the flag say no. */
-static bool append_only_dir(const char *path)
+static bool append_only_dir(const char *dir, int len)
 {
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    const size_t len = slash ? (size_t)(slash - path) : 0;
-    if (len >= sizeof(dir))
+    char d[PATH_MAX];
+    if (len >= (int)sizeof(d))
         return false;
-    memcpy(dir, path, len);
-    dir[len] = '\0';
+    if (!len) {
+        dir = "/";
+        len = 1;
+    }
+    snprintf(d, sizeof(d), "%.*s", len, dir);
     struct statx sx;
-    return !statx(AT_FDCWD, len ? dir : (slash ? "/" : "."), 0, STATX_BASIC_STATS, &sx) &&
+    return !statx(AT_FDCWD, d, 0, STATX_BASIC_STATS, &sx) &&
            (sx.stx_attributes_mask & STATX_ATTR_APPEND) &&
            (sx.stx_attributes & STATX_ATTR_APPEND);
 }
@@ -363,7 +364,7 @@ static int target_open(Target *t, const char *path)
     }
     snprintf(t->tmp, tmp_size, "%.*s/.%.200s.XXXXXX", dir_len, dir, base);
     int err;
-    if (append_only_dir(t->tmp)) {
+    if (append_only_dir(dir, dir_len)) {
         err = -EPERM;
         vmaf_error("report: the directory of \"%s\" is append-only (chattr +a): the report's "
                    "temporary file could be created there but not renamed or removed "
