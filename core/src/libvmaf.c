@@ -472,10 +472,11 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
         const ptrdiff_t sd = p[i]->stride[0];
         const size_t stride = sd == PTRDIFF_MIN ? 0 : (size_t)(sd < 0 ? -sd : sd);
         bool fits = stride >= row && stride > 0;
-        if (fits && priv && priv->alloc) {
+        if (fits && priv) {
             /* In integers, and without overflow: a bad picture's rows may
-             * point anywhere. */
-            const uintptr_t lo = (uintptr_t)priv->alloc, hi = lo + priv->size;
+             * point anywhere (for a device picture, anywhere on the device,
+             * where the kernels would fault). */
+            const uintptr_t lo = priv->extent, hi = lo + priv->extent_size;
             const uintptr_t at = (uintptr_t)p[i]->data[0];
             unsigned long long span;
             const bool down = sd < 0; /* rows run towards lower addresses */
@@ -488,7 +489,7 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
         if (!fits) {
             vmaf_error("frame %u: the %s picture's luma plane (%ux%u, %u-bit, stride %td) does "
                        "not fit its memory; do not change a picture's size, depth or stride "
-                       "after vmaf_picture_alloc()",
+                       "after vmaf_picture_alloc() or vmaf_cuda_fetch_preallocated_picture()",
                        index, which[i], p[i]->w[0], p[i]->h[0], p[i]->bpc, p[i]->stride[0]);
             return -EINVAL;
         }

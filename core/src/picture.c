@@ -237,13 +237,17 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
     uint8_t *mem = block + ((a - (uintptr_t)block % a) % a);
     for (unsigned i = 0; i < planes; i++)
         pic->data[i] = mem + offset[i];
-    ((VmafPicturePriv *)pic->priv)->alloc = block;
-    ((VmafPicturePriv *)pic->priv)->size = size;
+    VmafPicturePriv *priv = pic->priv;
+    priv->alloc = block;
+    priv->size = size;
+    priv->extent = (uintptr_t)block;
+    priv->extent_size = size;
     return 0;
 }
 
 int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
                       unsigned w, unsigned h, enum VmafPictureBufType buf_type,
+                      const void *mem, size_t mem_size,
                       void (*release)(void *cookie, VmafPicture *pic), void *cookie)
 {
     int err = setup(pic, pix_fmt, bpc, w, h, buf_type);
@@ -252,6 +256,8 @@ int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned b
     VmafPicturePriv *priv = pic->priv;
     priv->release = release;
     priv->cookie = cookie;
+    priv->extent = (uintptr_t)mem;
+    priv->extent_size = mem_size;
     return 0;
 }
 

@@ -2,6 +2,9 @@
 #ifndef LIBVMAF_SRC_PICTURE_INTERNAL_H
 #define LIBVMAF_SRC_PICTURE_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "libvmaf/picture.h"
 
 enum VmafPictureBufType {
@@ -18,15 +21,23 @@ typedef struct VmafPicturePriv {
     void *cookie;
     void *alloc; /* one host allocation holding every plane, when not pooled */
     size_t size; /* its length */
+    /* Where the planes lie, host or device addresses (for a wrapped
+     * picture, the block its owner gave): a picture handed in must keep
+     * its luma plane inside, whatever the caller changed since. */
+    uintptr_t extent;
+    size_t extent_size;
 } VmafPicturePriv;
 
 /* Frees the host picture blocks kept for reuse (the last vmaf_close()). */
 void vmaf_picture_cache_drain(void);
 
-/* Planes of a picture whose storage someone else owns: sets up the
- * reference count and priv so that the last unref calls release(cookie). */
+/* Planes of a picture whose storage someone else owns, the block of
+ * mem_size bytes at mem (host or device memory): sets up the reference
+ * count and priv so that the last unref calls release(cookie). The caller
+ * then points the planes into that block. */
 int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
                       unsigned w, unsigned h, enum VmafPictureBufType buf_type,
+                      const void *mem, size_t mem_size,
                       void (*release)(void *cookie, VmafPicture *pic), void *cookie);
 
 /* Plane sizes of a format: 0 or -EINVAL. Chroma sizes round up. */

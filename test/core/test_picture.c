@@ -148,7 +148,7 @@ static void test_wrap(void)
     VmafPicture a, b;
     released = 0;
     CHECK_INT(vmaf_picture_wrap(&a, VMAF_PIX_FMT_YUV444P, 8, 7, 9, VMAF_PICTURE_BUF_DEVICE,
-                                release, &cookie),
+                                &cookie, sizeof(cookie), release, &cookie),
               0);
     CHECK(a.w[2] == 7 && a.h[2] == 9);
     CHECK_INT(vmaf_picture_buf_type(&a), VMAF_PICTURE_BUF_DEVICE);

@@ -100,6 +100,7 @@ static inline int picture_in(enum PicMem mem, const VmafPicture *host, VmafPictu
     int err = vmaf_picture_wrap(out, host->pix_fmt, host->bpc, host->w[0], host->h[0],
                                 mem == MEM_PINNED ? VMAF_PICTURE_BUF_HOST_PINNED
                                                   : VMAF_PICTURE_BUF_DEVICE,
+                                m, (mem == MEM_PINNED ? 0 : off) + pitch * host->h[0],
                                 mem == MEM_PINNED ? release_pinned : release_device, m);
     if (err) {
         mem == MEM_PINNED ? cudaFreeHost(m) : cudaFree(m);

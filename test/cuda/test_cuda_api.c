@@ -4,8 +4,9 @@
  * pictures, the preallocated pool in device, host and pinned memory, the
  * twin named directly, a caller's CUcontext (primary or its own), failed
  * CUDA calls before a frame, one state offered to two contexts, a caller
- * that holds every pool picture, a fetch while a picture comes back, and
- * repeated init/close without leaking device memory. Exit 77 without a GPU.
+ * that holds every pool picture, a fetch while a picture comes back, pool
+ * pictures changed after the fetch, and repeated init/close without
+ * leaking device memory. Exit 77 without a GPU.
  */
 #include <dlfcn.h>
 #include <math.h>
@@ -359,6 +360,38 @@ static VmafContext *pool_context(enum VmafCudaPicturePreallocationMethod m, unsi
     *err = vmaf_cuda_preallocate_pictures(ctx, pc);
     CHECK(!*err, "%s: pool (%d)", what, *err);
     return ctx;
+}
+
+/* A pool picture whose stride the caller changed after the fetch would have
+ * its rows read past the pool's block (on the device, by the kernels):
+ * refused with one line, and the context goes on scoring well-formed
+ * frames. */
+static void pool_picture_outside(enum VmafCudaPicturePreallocationMethod m, const char *what)
+{
+    int err = 0;
+    VmafContext *ctx = pool_context(m, 0, what, &err);
+    VmafPicture p[2];
+    if (!err)
+        err = fetch_pair(ctx, m, 0, p, what);
+    if (err) {
+        vmaf_close(ctx);
+        return;
+    }
+    p[1].stride[0] *= 2;
+    Capture cap;
+    capture_begin(&cap);
+    err = vmaf_read_pictures(ctx, &p[0], &p[1], 0);
+    capture_end(&cap);
+    CHECK(err == -EINVAL && capture_lines(&cap) == 1 &&
+              strstr(cap.text, "frame 0: the distorted picture's luma plane") &&
+              strstr(cap.text, "does not fit its memory"),
+          "%s: a doubled stride gave %d, want -EINVAL and one line; log: %s", what, err,
+          cap.text);
+    err = read_pool_frames(ctx, m, FRAMES, "frame", what);
+    CHECK(!vmaf_read_pictures(ctx, NULL, NULL, 0), "%s: flush", what);
+    if (!err)
+        compare(ctx, what);
+    vmaf_close(ctx);
 }
 
 /* After a GPU failure the pool's pictures come back at once, not at
@@ -740,6 +773,7 @@ static void own_context(void)
           after, before);
     r = ((CtxDestroy)fn[4])(own);
     CHECK(!r, "%s: cuCtxDestroy (driver error %d)", what, r);
+
     dlclose(lib);
 }
 
@@ -818,6 +852,12 @@ int main(void)
     mixed_memory();
     cpu_on_device_pictures();
     pool_run(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST, "host pool", false);
+    pool_picture_outside(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
+                         "device pool picture with a changed stride");
+    pool_picture_outside(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
+                         "pinned pool picture with a changed stride");
+    pool_picture_outside(VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST,
+                         "host pool picture with a changed stride");
     own_context();
     after_failed_calls();
     failure_is_one_line();

@@ -542,7 +542,7 @@ int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, Vma
         return vmaf_cuda_errno(e);
     }
     err = vmaf_picture_wrap(host, VMAF_PIX_FMT_YUV400P, dev->bpc, dev->w[0], dev->h[0],
-                            VMAF_PICTURE_BUF_HOST_PINNED, host_copy_release, c);
+                            VMAF_PICTURE_BUF_HOST_PINNED, c->mem, total, host_copy_release, c);
     if (err) {
         /* vmaf_picture_wrap() said why (its only failure here is memory). */
         keep_copy(s, c);
@@ -583,6 +583,7 @@ struct VmafCudaPicturePool {
     unsigned bpc, w, h;
     unsigned pw[3], ph[3], planes;
     size_t stride[3], offset[3];
+    size_t total; /* bytes of each entry's block */
     PoolEntry entry[VMAF_CUDA_POOL_PICTURES];
     unsigned n, outstanding;
     /* Library references being dropped (vmaf_cuda_pool_unhold): their
@@ -756,6 +757,7 @@ int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfigurati
     /* 256-byte rows suit both coalesced device reads and aligned copies. */
     const size_t total =
         vmaf_picture_plane_layout(p->planes, p->pw, p->ph, bpc, 256, p->stride, p->offset);
+    p->total = total;
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->freed, NULL);
     p->cu = vmaf->cuda;
@@ -860,7 +862,8 @@ int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
         : p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED
             ? VMAF_PICTURE_BUF_HOST_PINNED
             : VMAF_PICTURE_BUF_HOST;
-    int err = vmaf_picture_wrap(pic, p->pix_fmt, p->bpc, p->w, p->h, bt, pool_release, e);
+    int err = vmaf_picture_wrap(pic, p->pix_fmt, p->bpc, p->w, p->h, bt, e->mem, p->total,
+                                pool_release, e);
     if (err) {
         pthread_mutex_lock(&p->lock);
         e->busy = false;
