@@ -369,7 +369,8 @@ static int choose_backend(VmafContext *vmaf, VmafFeatureRequest *r)
     return err;
 }
 
-static int start(VmafContext *vmaf, const VmafPicture *ref)
+/* At the first frame, `index`: the geometry is known, the extractors start. */
+static int start(VmafContext *vmaf, const VmafPicture *ref, unsigned index)
 {
     vmaf->pix_fmt = ref->pix_fmt;
     vmaf->bpc = ref->bpc;
@@ -399,7 +400,7 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     }
     if (users) {
         int err = vmaf_cuda_frames_init(&vmaf->cuda_frames, vmaf->cuda, vmaf->w, vmaf->h,
-                                        vmaf->bpc, users, who);
+                                        vmaf->bpc, users, who, index);
         if (err)
             return err;
     }
@@ -430,6 +431,7 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
             f->bpc = vmaf->bpc;
             f->w = vmaf->w;
             f->h = vmaf->h;
+            f->first_index = index;
             const bool device = r->use->backend != VMAF_FEX_BACKEND_CPU;
             f->cuda = device ? vmaf->cuda : NULL;
             f->frames = device ? vmaf->cuda_frames : NULL;
@@ -743,7 +745,7 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
     if (err)
         return err;
     if (!vmaf->started) {
-        err = start(vmaf, ref);
+        err = start(vmaf, ref, index);
         if (err) {
             vmaf_context_set_error(vmaf, err);
             return err;

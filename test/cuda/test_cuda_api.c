@@ -3,7 +3,8 @@
  * context on the same frames, bit for bit: imported state with host
  * pictures, the preallocated pool in device, host and pinned memory, the
  * twin named directly, a caller's CUcontext (primary or its own), failed
- * CUDA calls before a frame, one state offered to two contexts, a caller
+ * CUDA calls before a frame, the twin failing to start, one state offered
+ * to two contexts, a caller
  * that holds every pool picture, a fetch while a picture comes back, pool
  * pictures changed after the fetch, and repeated init/close without
  * leaking device memory. Exit 77 without a GPU.
@@ -343,6 +344,39 @@ static void failure_is_one_line(void)
           "%s: later calls gave %d and %d (want %d) and logged: %s", what, again, flushed, err,
           cap.text);
     vmaf_close(ctx);
+}
+
+/* The twin runs out of device memory while it starts, at the first frame
+ * read, numbered 5 here: one line naming the twin, that frame and the
+ * call, -ENOMEM, and each later call refused in one line. */
+static void start_failure_is_one_line(void)
+{
+    const char *what = "the twin failing to start";
+    VmafContext *ctx = new_context(true, "float_ssim");
+    vmaf_float_ssim_cuda_fail_start(true);
+    VmafPicture r, d;
+    vmaf_picture_ref(&r, &ref[0]);
+    vmaf_picture_ref(&d, &dist[0]);
+    Capture cap;
+    capture_begin(&cap);
+    const int err = vmaf_read_pictures(ctx, &r, &d, 5);
+    capture_end(&cap);
+    vmaf_float_ssim_cuda_fail_start(false);
+    CHECK(err == -ENOMEM && capture_lines(&cap) == 1 &&
+              strstr(cap.text, "float_ssim_cuda: frame 5: allocating device buffers failed"),
+          "%s: gave %d, want -ENOMEM and one line naming float_ssim_cuda and frame 5; log: %s",
+          what, err, cap.text);
+    capture_begin(&cap);
+    vmaf_picture_ref(&r, &ref[1]);
+    vmaf_picture_ref(&d, &dist[1]);
+    const int again = vmaf_read_pictures(ctx, &r, &d, 6);
+    const int flushed = vmaf_read_pictures(ctx, NULL, NULL, 0);
+    vmaf_close(ctx);
+    capture_end(&cap);
+    CHECK(again == err && flushed == err && capture_lines(&cap) == 2 &&
+              strstr(cap.text, "frame 6: refused") && strstr(cap.text, "flush: refused"),
+          "%s: later calls gave %d and %d (want %d) and logged: %s", what, again, flushed, err,
+          cap.text);
 }
 
 /* A context with CUDA state and a pool of method m; threads > 0: CPU
@@ -861,6 +895,7 @@ int main(void)
     own_context();
     after_failed_calls();
     failure_is_one_line();
+    start_failure_is_one_line();
     pool_back_after_failure(false);
     pool_back_after_failure(true);
     state_in_two_contexts();

@@ -76,7 +76,7 @@ static void release_holds(Place *p)
 }
 
 int vmaf_cuda_frames_init(VmafCudaFrames **out, struct VmafCudaState *cu, unsigned w, unsigned h,
-                          unsigned bpc, unsigned users, const char *who)
+                          unsigned bpc, unsigned users, const char *who, unsigned index)
 {
     *out = NULL;
     if (!users) {
@@ -97,7 +97,7 @@ int vmaf_cuda_frames_init(VmafCudaFrames **out, struct VmafCudaState *cu, unsign
     f->bpc = bpc;
     f->users = users;
     f->row_bytes = (size_t)w * (bpc > 8 ? 2 : 1);
-    int err = vmaf_cuda_enter_for(cu, f->who, -1);
+    int err = vmaf_cuda_enter_for(cu, f->who, index);
     if (err) {
         free(f);
         return err;
@@ -109,7 +109,7 @@ int vmaf_cuda_frames_init(VmafCudaFrames **out, struct VmafCudaState *cu, unsign
     }
     vmaf_cuda_leave(cu);
     if (e != cudaSuccess) {
-        err = fail(f, e, "creating the upload stream and events", -1);
+        err = fail(f, e, "creating the upload stream and events", index);
         vmaf_cuda_frames_free(f);
         return err;
     }

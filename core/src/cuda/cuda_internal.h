@@ -64,9 +64,10 @@ typedef struct VmafCudaPlanes {
 } VmafCudaPlanes;
 
 /* For `users` extractors (named by `who` in messages) of w x h pictures of
- * bpc bits. 0 or negative errno (logged). */
+ * bpc bits, made when frame `index` arrives. 0 or negative errno (logged,
+ * naming that frame). */
 int vmaf_cuda_frames_init(VmafCudaFrames **f, struct VmafCudaState *cu, unsigned w, unsigned h,
-                          unsigned bpc, unsigned users, const char *who);
+                          unsigned bpc, unsigned users, const char *who, unsigned index);
 
 /* Places frame `index` on the device and describes it in *planes. Every
  * user must have finished the frame that its place held before (the

@@ -108,9 +108,9 @@ unsigned vmaf_cuda_host_copies_made(struct VmafCudaState *s)
 }
 
 int vmaf_cuda_frames_init(VmafCudaFrames **f, struct VmafCudaState *cu, unsigned w, unsigned h,
-                          unsigned bpc, unsigned users, const char *who)
+                          unsigned bpc, unsigned users, const char *who, unsigned index)
 {
-    (void)cu, (void)w, (void)h, (void)bpc, (void)users;
+    (void)cu, (void)w, (void)h, (void)bpc, (void)users, (void)index;
     *f = NULL;
     vmaf_error("%s: " NO_CUDA, who);
     return -ENODEV;

@@ -74,6 +74,7 @@ typedef struct VmafFex {
     struct VmafCudaFrames *frames; /* device extractors: where the frames are */
     enum VmafPixelFormat pix_fmt;
     unsigned bpc, w, h;
+    unsigned first_index; /* the frame whose arrival started it: init's lines name it */
 } VmafFex;
 
 typedef struct VmafFeatureExtractor {

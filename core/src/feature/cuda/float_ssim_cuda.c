@@ -126,6 +126,7 @@ static atomic_int force_shape = -1;
 static atomic_long fail_frame = -1;
 static atomic_long fail_harvest_frame = -1;
 static atomic_bool fail_capture;
+static atomic_bool fail_start;
 
 static const char *const provided_features[] = SSIM_PROVIDED_FEATURES;
 
@@ -229,6 +230,8 @@ static int init(VmafFex *fex)
                    "(vmaf_cuda_frames_init)");
         return -EINVAL;
     }
+    /* Failures name the frame whose arrival started the extractor. */
+    const long at = fex->first_index;
     st->cu = fex->cuda;
     st->frames = fex->frames;
     st->eff_scale = ssim_effective_scale(st->scale, fex->w, fex->h);
@@ -242,7 +245,7 @@ static int init(VmafFex *fex)
     if (forced >= 0)
         (void)vmaf_ssim_cuda_plan_override(&st->plan, forced);
 
-    int err = vmaf_cuda_enter_for(st->cu, NAME, -1);
+    int err = vmaf_cuda_enter_for(st->cu, NAME, at);
     if (err)
         return err;
     /* The kernels' stream is a blocking one: it waits for work the caller
@@ -256,12 +259,12 @@ static int init(VmafFex *fex)
     if (e == cudaSuccess)
         e = cudaStreamCreateWithFlags(&st->cap, cudaStreamNonBlocking);
     if (e != cudaSuccess) {
-        err = fail(st, e, "creating streams", -1);
+        err = fail(st, e, "creating streams", at);
         goto out;
     }
     e = vmaf_ssim_cuda_prepare();
     if (e != cudaSuccess) {
-        err = fail(st, e, "loading the kernels and granting them their shared memory", -1);
+        err = fail(st, e, "loading the kernels and granting them their shared memory", at);
         goto out;
     }
     const size_t part = vmaf_ssim_cuda_partials_bytes();
@@ -269,7 +272,7 @@ static int init(VmafFex *fex)
         Slot *sl = &st->slot[s];
         e = cudaEventCreateWithFlags(&sl->done, cudaEventDisableTiming);
         if (e != cudaSuccess) {
-            err = fail(st, e, "creating events", -1);
+            err = fail(st, e, "creating events", at);
             goto out;
         }
         sl->events = true;
@@ -283,8 +286,10 @@ static int init(VmafFex *fex)
         for (int i = 0; e == cudaSuccess && st->eff_scale > 1 && i < 2; i++)
             e = cudaMallocPitch((void **)&sl->dec[i], &st->fpitch,
                                 (size_t)st->plan.W * sizeof(float), st->plan.H);
+        if (e == cudaSuccess && s == SLOTS - 1 && atomic_load(&fail_start))
+            e = cudaErrorMemoryAllocation;
         if (e != cudaSuccess) {
-            err = fail(st, e, "allocating device buffers", -1);
+            err = fail(st, e, "allocating device buffers", at);
             goto out;
         }
     }
@@ -301,7 +306,7 @@ static int init(VmafFex *fex)
         st->redo_event = e == cudaSuccess;
     }
     if (e != cudaSuccess) {
-        err = fail(st, e, "allocating the buffers of the sequential sum", -1);
+        err = fail(st, e, "allocating the buffers of the sequential sum", at);
         goto out;
     }
     vmaf_debug(NAME ": %ux%u %u-bit, scale %d, planes %ux%u, %ux%u tiles of 32x%u outputs",
@@ -346,6 +351,11 @@ void vmaf_float_ssim_cuda_fail_at(long frame)
 void vmaf_float_ssim_cuda_fail_harvest_at(long frame)
 {
     atomic_store(&fail_harvest_frame, frame);
+}
+
+void vmaf_float_ssim_cuda_fail_start(bool on)
+{
+    atomic_store(&fail_start, on);
 }
 
 void vmaf_float_ssim_cuda_fail_captures(bool on)

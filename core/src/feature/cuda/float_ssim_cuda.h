@@ -46,6 +46,11 @@ void vmaf_float_ssim_cuda_force_shape(int shape);
  * path); -1 turns it off. Process-wide. */
 void vmaf_float_ssim_cuda_fail_at(long frame);
 
+/* Tests only: while on, extractors that start fail to allocate their device
+ * buffers, as when the GPU's memory is taken (cudaErrorMemoryAllocation),
+ * after their streams and some buffers are made. Process-wide. */
+void vmaf_float_ssim_cuda_fail_start(bool on);
+
 /* Tests only: waiting for the kernels of frame `frame` fails, as a fault
  * that only shows when the frame is collected would; -1 turns it off.
  * Process-wide. */
