@@ -27,7 +27,10 @@ typedef struct VmafCudaState VmafCudaState;
 /** How a VmafCudaState is created. */
 typedef struct VmafCudaConfiguration {
     void *cu_ctx; /**< A CUcontext to use, or NULL for the primary context of
-                       device 0 (after CUDA_VISIBLE_DEVICES). */
+                       device 0 (after CUDA_VISIBLE_DEVICES). It must live
+                       until vmaf_close() of the context the state is
+                       imported into: a destroyed CUcontext's handle
+                       dangles, and the driver may crash on it. */
 } VmafCudaConfiguration;
 
 /**

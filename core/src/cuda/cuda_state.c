@@ -359,8 +359,9 @@ void vmaf_cuda_state_free(struct VmafCudaState *s)
             free_copies(s->free_copies, true);
             vmaf_cuda_leave(s);
         } else {
-            /* The caller destroyed its context, which freed the pinned
-             * memory allocated in it: only the bookkeeping is left. */
+            /* The context cannot be made current (its owner destroyed
+             * it, which freed the pinned memory allocated in it): only
+             * the bookkeeping is left. */
             free_copies(s->free_copies, false);
         }
     }
@@ -598,8 +599,9 @@ struct VmafCudaPicturePool {
 static void pool_destroy(struct VmafCudaPicturePool *p)
 {
     /* Device and pinned memory are freed in the state's context. When it
-     * cannot be made current, its owner destroyed it, and that freed every
-     * allocation made in it: nothing is left to free but host memory. */
+     * cannot be made current, it is gone (its owner destroyed it, which
+     * freed every allocation made in it): nothing is left to free but host
+     * memory. */
     const bool cuda_mem = p->method != VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST;
     const bool entered = cuda_mem && !vmaf_cuda_enter_teardown(p->cu);
     for (unsigned i = 0; i < p->n; i++) {
