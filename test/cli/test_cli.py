@@ -301,11 +301,17 @@ def test_reports(tmp):
     rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim"])
     check(rc == 0 and se.count("vmaf: backend: ") == 1 and "libvmaf: warning" not in se,
           f"--backend auto says once, in one line: {se!r}")
+    # The GPU suite sets VMAF_TEST_REQUIRE_GPU: there auto must pick CUDA,
+    # and the GPU twin and --backend cuda must score (a library that lost
+    # the GPU would otherwise pass here on the CPU).
+    need_gpu = os.environ.get("VMAF_TEST_REQUIRE_GPU", "0") not in ("", "0")
+    if need_gpu:
+        check("vmaf: backend: cuda\n" in se, f"--backend auto with a GPU: {se!r}")
     # The GPU twin by name: scores on a GPU; without one, or in a build
     # without CUDA, a GPU error (exit 6) at once.
     # Its summary line carries the name its scores are stored under.
     rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim_cuda"])
-    check(rc == 0 or (rc == EXIT["gpu"] and ("needs a GPU" in se or "no CUDA support" in se)
+    check(rc == 0 if need_gpu else rc == 0 or (rc == EXIT["gpu"] and ("needs a GPU" in se or "no CUDA support" in se)
                       and "ask for the CPU feature" in se),
           f"--feature float_ssim_cuda: {rc} {se!r}")
     # A name ending in _cuda that is no twin is an unknown feature, in any build.
@@ -318,6 +324,7 @@ def test_reports(tmp):
               and len(lines) == 1,
               f"--feature float_ssim_cuda summary: {so!r} vs the CPU's {so2!r}")
     rc, so, se = run(base + ["--backend", "cuda", "--json", "-o", out])
+    check(rc == 0 or not need_gpu, f"--backend cuda with a GPU: {rc} {se!r}")
     if rc != 0:
         check(rc == EXIT["gpu"] and "--backend cuda" in se and ERROR_LINE.match(se.strip().splitlines()[-1]),
               f"--backend cuda without GPU: {rc} {se!r}")

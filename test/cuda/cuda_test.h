@@ -4,6 +4,7 @@
 #define LIBVMAF_TEST_CUDA_CUDA_TEST_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,10 @@ static int failures __attribute__((unused)), checks __attribute__((unused));
         }                                                                                 \
     } while (0)
 
-/* A CUDA state, or exit 77 with the reason when this machine has no GPU. */
+/* A CUDA state, or exit 77 with the reason when this machine has no GPU.
+ * Where VMAF_TEST_REQUIRE_GPU is set (the GPU suite sets it), no GPU is a
+ * failure: a library that stopped finding the GPU must not turn the whole
+ * suite into skips. */
 static inline VmafCudaState *cuda_test_state_or_skip(const char *test)
 {
     VmafCudaState *cu = NULL;
@@ -43,9 +47,13 @@ static inline VmafCudaState *cuda_test_state_or_skip(const char *test)
     if (err == -ENODEV) {
         int n = 0;
         const cudaError_t e = cudaGetDeviceCount(&n);
-        printf("SKIP: %s needs a CUDA GPU; none is usable here (%s)\n", test,
-               e != cudaSuccess ? cudaGetErrorString(e) : "no device");
-        exit(SKIP);
+        const char *req = getenv("VMAF_TEST_REQUIRE_GPU");
+        const bool required = req && *req && strcmp(req, "0") != 0;
+        printf("%s: %s needs a CUDA GPU; none is usable here (%s, %d devices)%s\n",
+               required ? "FAIL" : "SKIP", test,
+               e != cudaSuccess ? cudaGetErrorString(e) : "no device", n,
+               required ? ", and VMAF_TEST_REQUIRE_GPU is set" : "");
+        exit(required ? 1 : SKIP);
     }
     if (err) {
         fprintf(stderr, "%s: vmaf_cuda_state_init failed (%d) on a machine with a GPU\n", test,

@@ -22,6 +22,8 @@ SUITES=${SUITES:-cuda cuda_host ssim}
 suite_args=()
 for s in $SUITES; do suite_args+=(--suite "$s"); done
 export PATH="/usr/local/cuda/bin:$PATH"
+# On this machine a GPU test that finds no GPU fails instead of skipping.
+export VMAF_TEST_REQUIRE_GPU=1
 SUMMARY=()
 
 step() { # name, log file, command...
@@ -89,11 +91,54 @@ elif [ -x "$VMAF" ]; then
             python3 test/cli/test_cli.py "$VMAF" test/cli/badinputs --golden test/data/golden.json \
             --vectors "$BUILD/test/data" --only parity --parity-all --backend "$b"
     done
-    # The CLI's basic checks, here with a GPU: --backend cuda and auto
-    # choose it, and --feature float_ssim_cuda scores and prints its summary
-    # line (without a GPU, as in CI, those checks take their no-GPU branch).
-    step "CLI basics with a GPU" cli_basics.log \
-        python3 test/cli/test_cli.py "$VMAF" test/cli/badinputs --only test_basics
+    # The CLI's basic and report checks, here with a GPU: --backend cuda
+    # and auto choose it (VMAF_TEST_REQUIRE_GPU makes that a check), and
+    # --feature float_ssim_cuda scores and prints its summary line (without
+    # a GPU, as in CI, those checks take their no-GPU branch).
+    step "CLI basics and reports with a GPU" cli_basics.log bash -c "
+        python3 test/cli/test_cli.py '$VMAF' test/cli/badinputs --only test_basics &&
+        python3 test/cli/test_cli.py '$VMAF' test/cli/badinputs --only test_reports"
+    # With every GPU hidden, as on a machine without one: the library has no
+    # CUDA runtime or driver among its dependencies (the runtime is static,
+    # the driver is found at run time), auto scores on the CPU and says so
+    # once, and --backend cuda is the GPU error, exit 6.
+    step "no visible GPU (CUDA_VISIBLE_DEVICES=)" no_gpu.log bash -c "
+        set -x
+        ! readelf -d '$BUILD/core/libvmaf.so' | grep -E 'NEEDED.*lib(cuda|cudart)' || exit 1
+        y=\$(mktemp -d)
+        xz -dc test/data/p07_ref_320x240_420p8.yuv.xz >\$y/r.yuv
+        xz -dc test/data/p07_dis_320x240_420p8.yuv.xz >\$y/d.yuv
+        a='-r '\$y'/r.yuv -d '\$y'/d.yuv -w 320 -h 240 -p 420 -b 8 -n --feature float_ssim'
+        CUDA_VISIBLE_DEVICES= '$VMAF' \$a 2>\$y/auto.err >\$y/auto.out || exit 2
+        cat \$y/auto.err
+        [ \$(grep -c 'vmaf: backend: cpu (CUDA not used: ' \$y/auto.err) = 1 ] || exit 3
+        '$VMAF' \$a --backend cpu >\$y/cpu.out 2>/dev/null || exit 4
+        cmp \$y/auto.out \$y/cpu.out || exit 5
+        CUDA_VISIBLE_DEVICES= '$VMAF' \$a --backend cuda 2>\$y/cuda.err; rc=\$?
+        cat \$y/cuda.err
+        [ \$rc = 6 ] && [ \$(wc -l <\$y/cuda.err) = 1 ] || exit 6
+        rm -rf \$y"
+    # A GPU the build has no kernels for (here: kernels for sm_100 only):
+    # the CUDA state refuses it with one warning naming its compute
+    # capability, auto scores on the CPU, --backend cuda is exit 6.
+    if [ "${FOREIGN_ARCH:-1}" != 0 ]; then
+        step "a build without this GPU's kernels (sm_100)" foreign_arch.log bash -c "
+            set -x
+            rm -rf '$BUILD-sm100'
+            meson setup '$BUILD-sm100' -Dcuda=enabled -Dcuda-arch=100 >/dev/null || exit 1
+            ninja -C '$BUILD-sm100' tools/vmaf >/dev/null || exit 1
+            y=\$(mktemp -d)
+            xz -dc test/data/p07_ref_320x240_420p8.yuv.xz >\$y/r.yuv
+            xz -dc test/data/p07_dis_320x240_420p8.yuv.xz >\$y/d.yuv
+            a='-r '\$y'/r.yuv -d '\$y'/d.yuv -w 320 -h 240 -p 420 -b 8 -n --feature float_ssim'
+            '$BUILD-sm100/tools/vmaf' \$a 2>\$y/auto.err >/dev/null || exit 2
+            cat \$y/auto.err
+            grep -q 'vmaf: backend: cpu (CUDA not used: .*compute capability 9.0.*-Dcuda-arch including 90' \$y/auto.err || exit 3
+            '$BUILD-sm100/tools/vmaf' \$a --backend cuda 2>\$y/cuda.err; rc=\$?
+            cat \$y/cuda.err
+            [ \$rc = 6 ] || exit 4
+            rm -rf \$y '$BUILD-sm100'"
+    fi
 else
     SUMMARY+=("CLI golden parity                  skip      (no $VMAF)")
 fi
@@ -126,7 +171,8 @@ cat "$LOG/tests_summary.txt"
 for b in cpu cuda; do
     [ -f "$LOG/parity_$b.log" ] && echo "CLI parity $b: $(tail -1 "$LOG/parity_$b.log")"
 done
-[ -f "$LOG/cli_basics.log" ] && echo "CLI basics with a GPU: $(tail -1 "$LOG/cli_basics.log")"
+[ -f "$LOG/cli_basics.log" ] &&
+    echo "CLI basics and reports with a GPU: $(grep "checks passed" "$LOG/cli_basics.log" | tr '\n' ' ')"
 for f in "$LOG"/sanitizer_*.log; do
     [ -f "$f" ] && echo "$(basename "$f"): $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$f" | tr '\n' ' ')"
 done
