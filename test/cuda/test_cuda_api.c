@@ -3,8 +3,9 @@
  * context on the same frames, bit for bit: imported state with host
  * pictures, the preallocated pool in device, host and pinned memory, the
  * twin named directly, a caller's CUcontext (primary or its own), failed
- * CUDA calls before a frame, the twin failing to start, one state offered
- * to two contexts, a caller
+ * CUDA calls before a frame, the twin failing to start, device pictures
+ * filled on the legacy default stream, a state imported too late,
+ * VMAF_CUDA_DEVICE, one state offered to two contexts, a caller
  * that holds every pool picture, a fetch while a picture comes back, pool
  * pictures changed after the fetch, and repeated init/close without
  * leaking device memory. Exit 77 without a GPU.
@@ -285,6 +286,15 @@ static void after_failed_calls(void)
     };
     const int err = vmaf_cuda_preallocate_pictures(ctx, pc);
     CHECK(err == -ENOMEM || err == 0, "%s: a huge pool gave %d, want -ENOMEM", what, err);
+    if (err == -ENOMEM) {
+        /* Nothing of it was kept: a pool that fits is still possible. */
+        const VmafCudaPictureConfiguration fits = {
+            .pic_params = {.w = W, .h = H, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P},
+            .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE,
+        };
+        const int again = vmaf_cuda_preallocate_pictures(ctx, fits);
+        CHECK(again == 0, "%s: a 1080p pool after the failed one gave %d", what, again);
+    }
     /* The library consumed its failure: it is not the thread's last error. */
     const cudaError_t left = cudaGetLastError();
     CHECK(left == cudaSuccess, "%s: the failed pool left %s as the last error", what,
@@ -426,6 +436,132 @@ static void pool_picture_outside(enum VmafCudaPicturePreallocationMethod m, cons
     if (!err)
         compare(ctx, what);
     vmaf_close(ctx);
+}
+
+/* Device pictures filled on the legacy default stream, as FFmpeg's CUDA
+ * filter fills them (a device-to-device cuMemcpy2D, which does not make the
+ * host wait), are scored only once that copy is done: the copies are
+ * queued behind a few gigabytes of memsets and handed over at once, into
+ * pictures zeroed before, so kernels that did not wait would read zeros.
+ * Two rounds through the pool, so that the slots' graphs replay too. */
+static void legacy_stream_order(void)
+{
+    const char *what = "device pictures filled on the legacy default stream";
+    const enum VmafCudaPicturePreallocationMethod m = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
+    int err = 0;
+    VmafContext *ctx = pool_context(m, 0, what, &err);
+    void *scratch = NULL, *src[FRAMES][2] = {{NULL}};
+    const size_t scratch_bytes = (size_t)1 << 30;
+    cudaError_t e = err ? cudaErrorUnknown : cudaMalloc(&scratch, scratch_bytes);
+    for (unsigned f = 0; e == cudaSuccess && f < FRAMES; f++)
+        for (int i = 0; e == cudaSuccess && i < 2; i++) {
+            const VmafPicture *h = i ? &dist[f] : &ref[f];
+            e = cudaMalloc(&src[f][i], (size_t)W * H);
+            if (e == cudaSuccess)
+                e = cudaMemcpy2D(src[f][i], W, h->data[0], (size_t)h->stride[0], W, H,
+                                 cudaMemcpyHostToDevice);
+        }
+    CHECK(!err && e == cudaSuccess, "%s: setting up (%d, %s)", what, err, cudaGetErrorString(e));
+    for (unsigned n = 0; !err && e == cudaSuccess && n < 2 * FRAMES; n++) {
+        const unsigned f = n % FRAMES;
+        VmafPicture p[2];
+        for (int i = 0; !err && i < 2; i++) {
+            err = vmaf_cuda_fetch_preallocated_picture(ctx, &p[i]);
+            CHECK(!err, "%s: fetch (%d)", what, err);
+            if (err && i)
+                vmaf_picture_unref(&p[0]);
+        }
+        for (int i = 0; !err && e == cudaSuccess && i < 2; i++)
+            e = cudaMemset2D(p[i].data[0], (size_t)p[i].stride[0], 0, W, H);
+        for (int k = 0; e == cudaSuccess && k < 4; k++)
+            e = cudaMemsetAsync(scratch, k, scratch_bytes, 0);
+        for (int i = 0; e == cudaSuccess && i < 2; i++)
+            e = cudaMemcpy2DAsync(p[i].data[0], (size_t)p[i].stride[0], src[f][i], W, W, H,
+                                  cudaMemcpyDeviceToDevice, 0);
+        CHECK(e == cudaSuccess, "%s: filling frame %u: %s", what, n, cudaGetErrorString(e));
+        if (err || e != cudaSuccess) {
+            if (!err) {
+                vmaf_picture_unref(&p[0]);
+                vmaf_picture_unref(&p[1]);
+            }
+            break;
+        }
+        err = vmaf_read_pictures(ctx, &p[0], &p[1], n);
+        CHECK(!err, "%s: frame %u (%d)", what, n, err);
+    }
+    if (ctx && !err && e == cudaSuccess) {
+        CHECK(!vmaf_read_pictures(ctx, NULL, NULL, 0), "%s: flush", what);
+        for (unsigned n = 0; n < 2 * FRAMES; n++) {
+            double v = NAN;
+            const int r = vmaf_feature_score_at_index(ctx, "float_ssim", &v, n);
+            CHECK(!r && !memcmp(&v, &cpu_score[n % FRAMES][0], sizeof(v)),
+                  "%s: frame %u: %.17g, CPU %.17g (%d)", what, n, v, cpu_score[n % FRAMES][0],
+                  r);
+        }
+    }
+    vmaf_close(ctx);
+    cudaFree(scratch);
+    for (unsigned f = 0; f < FRAMES; f++)
+        for (int i = 0; i < 2; i++)
+            cudaFree(src[f][i]);
+}
+
+/* A context that has started scoring takes no CUDA state: its extractors
+ * are chosen. The import is refused with one line and takes the state (no
+ * leak for a caller that drops it), and the context goes on. */
+static void import_after_start(void)
+{
+    const char *what = "a CUDA state imported after the first frame";
+    VmafContext *ctx = new_context(false, "float_ssim");
+    VmafPicture r, d;
+    vmaf_picture_ref(&r, &ref[0]);
+    vmaf_picture_ref(&d, &dist[0]);
+    CHECK(!vmaf_read_pictures(ctx, &r, &d, 0), "%s: frame 0", what);
+    VmafCudaState *cu = NULL;
+    const int init = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){0});
+    CHECK(!init, "%s: vmaf_cuda_state_init (%d)", what, init);
+    Capture cap;
+    capture_begin(&cap);
+    const int err = init ? -EINVAL : vmaf_cuda_import_state(ctx, cu);
+    capture_end(&cap);
+    CHECK(err == -EINVAL && capture_lines(&cap) == 1, "%s: gave %d, want -EINVAL and one line: %s",
+          what, err, cap.text);
+    for (unsigned f = 1; f < FRAMES; f++) {
+        vmaf_picture_ref(&r, &ref[f]);
+        vmaf_picture_ref(&d, &dist[f]);
+        CHECK(!vmaf_read_pictures(ctx, &r, &d, f), "%s: frame %u", what, f);
+    }
+    CHECK(!vmaf_read_pictures(ctx, NULL, NULL, 0), "%s: flush", what);
+    compare(ctx, what);
+    vmaf_close(ctx);
+}
+
+/* VMAF_CUDA_DEVICE that is no visible device's index: -EINVAL with one
+ * line naming it, and no state. */
+static void bad_device_variable(void)
+{
+    static const char *const bad[] = {"x", "99", "-1", "0x"};
+    for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        setenv("VMAF_CUDA_DEVICE", bad[i], 1);
+        VmafCudaState *cu = NULL;
+        Capture cap;
+        capture_begin(&cap);
+        const int err = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){0});
+        capture_end(&cap);
+        CHECK(err == -EINVAL && !cu && capture_lines(&cap) == 1 &&
+                  strstr(cap.text, "VMAF_CUDA_DEVICE="),
+              "VMAF_CUDA_DEVICE=%s: gave %d (state %p), want -EINVAL and one line: %s", bad[i],
+              err, (void *)cu, cap.text);
+        if (!err)
+            vmaf_cuda_import_state(NULL, cu);
+    }
+    setenv("VMAF_CUDA_DEVICE", "0", 1);
+    VmafCudaState *cu = NULL;
+    const int err = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){0});
+    CHECK(!err && cu, "VMAF_CUDA_DEVICE=0 gave %d", err);
+    if (!err)
+        vmaf_cuda_import_state(NULL, cu);
+    unsetenv("VMAF_CUDA_DEVICE");
 }
 
 /* After a GPU failure the pool's pictures come back at once, not at
@@ -896,6 +1032,9 @@ int main(void)
     after_failed_calls();
     failure_is_one_line();
     start_failure_is_one_line();
+    legacy_stream_order();
+    import_after_start();
+    bad_device_variable();
     pool_back_after_failure(false);
     pool_back_after_failure(true);
     state_in_two_contexts();

@@ -91,6 +91,11 @@ int main(void)
           "automatic scale 129 not refused with a reason: '%s'", why);
     CHECK(refuses(0, 32767, 32767, 8, why, sizeof(why)) == 0,
           "automatic scale 128 refused: %s", why);
+    /* The exact edge: a short side of 32895 is scale 128, 32896 is 129. */
+    CHECK(refuses(0, 40000, 32895, 8, why, sizeof(why)) == 0,
+          "short side 32895 (automatic scale 128) refused: %s", why);
+    CHECK(refuses(0, 40000, 32896, 8, why, sizeof(why)) == -ENOTSUP && strstr(why, "128"),
+          "short side 32896 (automatic scale 129) not refused with a reason: '%s'", why);
     CHECK(refuses(0, 1920, 1080, 9, why, sizeof(why)) == -ENOTSUP, "9-bit not refused");
 
     /* Pictures take tall tiles from three quarters of a tile a
