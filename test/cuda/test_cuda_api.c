@@ -947,10 +947,93 @@ static void own_context(void)
     dlclose(lib);
 }
 
-int main(void)
+static void fault_hung(int sig)
+{
+    (void)sig;
+    static const char m[] = "FAIL: a call after a kernel fault did not return within 60 s\n";
+    (void)!write(2, m, sizeof(m) - 1);
+    _exit(1);
+}
+
+static void no_release(void *cookie, VmafPicture *pic)
+{
+    (void)cookie, (void)pic;
+}
+
+/* Run alone, in a process of its own (the argument "fault"): a fault
+ * corrupts the process's CUDA context for good. Device pictures whose rows
+ * lie at an address no allocation has make the kernels fault: the first
+ * call that meets the fault returns -EIO and logs one line saying it
+ * (logged once for the CUDA state, whichever part meets it), every later
+ * call returns the same and logs only that it is refused, and nothing
+ * hangs, vmaf_close() included. */
+static int kernel_fault(void)
+{
+    const char *what = "a kernel fault";
+    signal(SIGALRM, fault_hung);
+    alarm(60);
+    VmafContext *ctx = new_context(true, "float_ssim");
+    const size_t pitch = 2048;
+    void *const nowhere = (void *)(uintptr_t)0x1000;
+    int rc[FRAMES + 1], first = -1;
+    Capture cap;
+    capture_begin(&cap);
+    for (unsigned f = 0; f < FRAMES; f++) {
+        VmafPicture p[2];
+        for (int i = 0; i < 2; i++) {
+            vmaf_picture_wrap(&p[i], VMAF_PIX_FMT_YUV400P, 8, W, H, VMAF_PICTURE_BUF_DEVICE,
+                              nowhere, pitch * H, no_release, NULL);
+            p[i].data[0] = nowhere;
+            p[i].stride[0] = (ptrdiff_t)pitch;
+        }
+        rc[f] = vmaf_read_pictures(ctx, &p[0], &p[1], f);
+        if (rc[f] && first < 0)
+            first = (int)f;
+    }
+    rc[FRAMES] = vmaf_read_pictures(ctx, NULL, NULL, 0);
+    if (first < 0 && rc[FRAMES])
+        first = FRAMES;
+    vmaf_close(ctx);
+    capture_end(&cap);
+    alarm(0);
+    CHECK(first >= 0 && rc[first] == -EIO, "%s: the first failure gave %d, want -EIO", what,
+          first >= 0 ? rc[first] : 0);
+    int refused = 0, said = 0, other = 0;
+    for (const char *l = cap.text; *l;) {
+        const char *end = strchr(l, '\n');
+        const size_t n = end ? (size_t)(end - l) : strlen(l);
+        char line[1024];
+        snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) ? n : sizeof(line) - 1), l);
+        if (strstr(line, "refused, the context stopped at an earlier failure"))
+            refused++;
+        else if (strstr(line, "illegal memory access") || strstr(line, "illegal address"))
+            said++;
+        else
+            other++;
+        l += n + (end ? 1 : 0);
+    }
+    int later = 0;
+    for (int f = first + 1; first >= 0 && f <= FRAMES; f++) {
+        later++;
+        CHECK(rc[f] == rc[first], "%s: call %d after the failure gave %d, want %d", what, f,
+              rc[f], rc[first]);
+    }
+    CHECK(said == 1 && other == 0 && refused == later,
+          "%s: want one line naming the fault and %d refusals, got %d, %d refusals and %d "
+          "other lines: %s",
+          what, later, said, refused, other, cap.text);
+    printf("%s: first failure at call %d (of %d reads and a flush), %d line(s) naming it, %d "
+           "refusals\n", what, first, FRAMES, said, refused);
+    printf("test_cuda_api fault: %s\n", failures ? "FAILED" : "ok");
+    return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
 {
     VmafCudaState *probe = cuda_test_state_or_skip("test_cuda_api");
     vmaf_cuda_state_free(probe);
+    if (argc > 1 && !strcmp(argv[1], "fault"))
+        return kernel_fault();
     uint64_t rng = 0x1234567887654321ull;
     for (unsigned f = 0; f < FRAMES; f++) {
         if (vmaf_picture_alloc(&ref[f], VMAF_PIX_FMT_YUV420P, 8, W, H) ||
