@@ -1176,6 +1176,53 @@ def test_skip_all(tmp):
     t.join(timeout=20)
 
 
+def write_frames(path, frames, distorted, y4m=True):
+    """32x24 8-bit 4:2:0 frames numbered `frames` (those of y4m_pair's
+    generator, so frame i here is frame i there), as Y4M or raw YUV."""
+    with open(path, "wb") as f:
+        if y4m:
+            f.write(b"YUV4MPEG2 W32 H24 C420jpeg\n")
+        for i in frames:
+            f.write((b"FRAME\n" if y4m else b"") + frame_bytes("420", 32, 24, 8, i, distorted))
+
+
+def test_frame_skips(tmp):
+    """Each skip applies to its own input: inputs that start at different
+    frames of one clip, realigned by --frame_skip_ref or --frame_skip_dist,
+    give the scores of the matching frames. A skip applied to the wrong
+    input pairs frames that do not match, which only the scores show."""
+    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
+    write_frames(ref, range(4), False)
+    write_frames(dis, range(4), True)
+    full = score(ref, dis, [], tmp, "full.json")
+    if not full:
+        return
+    raw = ["-w", 32, "-h", 24, "-p", 420, "-b", 8]
+    for y4m in (True, False):
+        ext, geo = (".y4m", []) if y4m else (".yuv", raw)
+        r, d, r_late, d_late = (os.path.join(tmp, n + ext) for n in ("r", "d", "r1", "d1"))
+        write_frames(r, range(4), False, y4m)
+        write_frames(d, range(4), True, y4m)
+        write_frames(r_late, range(1, 4), False, y4m)  # starts at frame 1
+        write_frames(d_late, range(1, 4), True, y4m)
+        for what, args, want in [
+                ("the distorted starts a frame later", ["-r", r, "-d", d_late,
+                                                        "--frame_skip_ref", 1], full[1:]),
+                ("the reference starts a frame later", ["-r", r_late, "-d", d,
+                                                        "--frame_skip_dist", 1], full[1:]),
+                # One frame skipped in pairs, one more on the reference alone.
+                ("both skip, the reference more", ["-r", r, "-d", d_late, "--frame_skip_ref", 2,
+                                                   "--frame_skip_dist", 1], full[2:])]:
+            what = "%s (%s)" % (what, "Y4M" if y4m else "raw")
+            out = os.path.join(tmp, "skip.json")
+            rc, so, se = run(args + geo + ["-n", "--feature", "float_ssim", "-q", "--json",
+                                           "--precision", "max", "-o", out])
+            if check(rc == 0 and "differ" not in se, f"{what}: exit {rc}, stderr {se!r}"):
+                got = json_scores(out)[0]
+                check(got == want, f"{what}: scores {got}, want those of the matching frames "
+                      f"{want}")
+
+
 def test_long_paths(tmp):
     """Paths of about 600 characters: messages still end with the reason."""
     d = tmp
@@ -1546,7 +1593,8 @@ def main():
              test_pipe_memory, test_sigint_open,
              test_output_checks,
              test_closed_stdout, test_frame_counts,
-             test_skip_all, test_long_paths, test_streams_and_stdout, test_duplicate_feature,
+             test_skip_all, test_frame_skips, test_long_paths, test_streams_and_stdout,
+             test_duplicate_feature,
              test_threads]
     with tempfile.TemporaryDirectory(prefix="vmaf_cli_") as tmp:
         for t in tests:
