@@ -1223,6 +1223,39 @@ def test_frame_skips(tmp):
                       f"{want}")
 
 
+def test_failed_run_keeps_report(tmp):
+    """A run that fails after scoring some frames writes no report: the
+    reference tool scores the frames before a read error and exits 0, so a
+    script that trusts the report's presence would take a partial one for
+    the whole clip. An existing report stays as it was, a new one is not
+    created, and the status says which kind of failure it was: 3 for an
+    input cut short in mid-run, 1 for a picture the feature refuses."""
+    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
+    write_frames(ref, range(4), False)
+    with open(dis, "wb") as f:
+        f.write(b"YUV4MPEG2 W32 H24 C420jpeg\n")
+        for i in range(2):
+            f.write(b"FRAME\n" + frame_bytes("420", 32, 24, 8, i, True))
+        f.write(b"FRAME\n" + frame_bytes("420", 32, 24, 8, 2, True)[:100])
+    tiny = os.path.join(tmp, "tiny.y4m")
+    write_y4m(tiny, "420", 8, 8, 8, 2, False)  # below float_ssim's 11x11 window
+    for what, args, status, needle in [
+            ("a distorted input cut short at frame 2", ["-r", ref, "-d", dis], "input",
+             "truncated frame (%s, frame 2)" % dis),
+            ("8x8 pictures", ["-r", tiny, "-d", tiny], "scoring", "scoring failed (frame 0)")]:
+        outdir = os.path.join(tmp, "out_" + status)
+        os.mkdir(outdir)
+        kept = os.path.join(outdir, "kept.json")
+        with open(kept, "w") as f:
+            f.write("old\n")
+        for out in (kept, os.path.join(outdir, "new.json")):
+            expect_error(args + ["-n", "--feature", "float_ssim", "-q", "--json", "-o", out],
+                         status, needle, f"{what}, -o {os.path.basename(out)}")
+            check(sorted(os.listdir(outdir)) == ["kept.json"] and open(kept).read() == "old\n",
+                  f"{what}, -o {os.path.basename(out)}: left {sorted(os.listdir(outdir))}, "
+                  f"kept.json holds {open(kept).read()!r}")
+
+
 def test_long_paths(tmp):
     """Paths of about 600 characters: messages still end with the reason."""
     d = tmp
@@ -1593,8 +1626,8 @@ def main():
              test_pipe_memory, test_sigint_open,
              test_output_checks,
              test_closed_stdout, test_frame_counts,
-             test_skip_all, test_frame_skips, test_long_paths, test_streams_and_stdout,
-             test_duplicate_feature,
+             test_skip_all, test_frame_skips, test_failed_run_keeps_report, test_long_paths,
+             test_streams_and_stdout, test_duplicate_feature,
              test_threads]
     with tempfile.TemporaryDirectory(prefix="vmaf_cli_") as tmp:
         for t in tests:
