@@ -1501,6 +1501,18 @@ def test_models(tmp, models):
             got = [float(head.group(1))] + [float(g) for g in bag.groups()]
             check(got == want and want[0] != want[1] and want[4] > 0,
                   f"collection summary {got} against the report's means {want}")
+    # -n with -m: the model's features are extracted and reported, but no
+    # score is predicted, neither in the report nor in the summary.
+    rc, so, se = run(["-r", ref, "-d", dis, "-n", "-m", "path=" + lin, "--json", "-o", out])
+    if check(rc == 0 and so == "", f"-n -m: {rc} {so!r} {se!r}"):
+        doc = json.load(open(out))
+        names = {k for fr in doc["frames"] for k in fr["metrics"]} | set(doc["pooled_metrics"])
+        check("float_ssim" in names and all(n.startswith("float_ssim") for n in names)
+              and len(doc["frames"]) == 3,
+              f"-n -m: the model's features only, no prediction: {sorted(names)}")
+    rc, so, se = run(["-r", ref, "-d", dis, "-n", "-m", "path=" + lin, "--feature", "float_ssim"])
+    check(rc == 0 and re.match(r"^float_ssim: \d\.\d{6}$", so.strip()) is not None,
+          f"-n -m --feature: the feature's summary line alone: {rc} {so!r}")
     rc, so, se = run(["-r", ref, "-d", dis, "-m", "path=%s:float_ssim.scale=1" % lin, "-q"])
     check(rc == 0, f"feature overload: {rc} {se}")
     expect_error(["-r", ref, "-d", dis, "-m", "path=%s:nofeat.scale=2" % lin], "model", "nofeat",
