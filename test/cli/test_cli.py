@@ -1501,6 +1501,20 @@ def test_models(tmp, models):
             got = [float(head.group(1))] + [float(g) for g in bag.groups()]
             check(got == want and want[0] != want[1] and want[4] > 0,
                   f"collection summary {got} against the report's means {want}")
+    # The summary: a line per model, labelled by its name= unless that is
+    # the default "vmaf" (then by its path, as the reference labels every
+    # model), then the --feature lines; each value is the report's pooled
+    # mean under the name the report uses.
+    rc, so, se = run(["-r", ref, "-d", dis, "-m", "path=%s:name=lin" % lin, "-m",
+                      "path=%s:name=vmaf" % rbf, "--feature", "float_ssim", "--json", "-o", out,
+                      "--precision", "max"])
+    if check(rc == 0, f"summary labels: {rc} {se!r}"):
+        pm = json.load(open(out))["pooled_metrics"]
+        got = [l.rpartition(": ") for l in so.strip().splitlines()]
+        got = [(label, float(v)) for label, _, v in got]
+        want = [("lin", pm["lin"]["mean"]), (rbf, pm["vmaf"]["mean"]),
+                ("float_ssim", pm["float_ssim"]["mean"])]
+        check(got == want, f"summary labels and values {got}, want {want}")
     # -n with -m: the model's features are extracted and reported, but no
     # score is predicted, neither in the report nor in the summary.
     rc, so, se = run(["-r", ref, "-d", dis, "-n", "-m", "path=" + lin, "--json", "-o", out])
