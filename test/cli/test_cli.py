@@ -266,15 +266,33 @@ def test_reports(tmp):
               f"--precision 3 in xml: {frames[0].attrib}")
         check(re.match(r"^float_ssim: \d\.\d{3}$", so.strip()) is not None, f"summary: {so!r}")
         check("\r" not in se, "no progress line when stderr is not a terminal")
-    # CSV and SUB
+    # --xml, --csv and --sub each write their own layout (the library's
+    # tests check the layouts; here, that the flag reaches it), holding the
+    # JSON report's frames, names and values.
+    jdoc = json.load(open(os.path.join(tmp, "o.json")))
+    frames = [(f["frameNum"], f["metrics"]) for f in jdoc["frames"]]
+    names = list(frames[0][1])
     out = os.path.join(tmp, "o.csv")
     rc, so, se = run(base + ["--csv", "-o", out])
     if check(rc == 0, f"csv: {rc} {se}"):
-        rows = list(csv.reader(open(out)))
-        check(len(rows) == 4 and "float_ssim" in rows[0], f"csv rows {rows[:1]}")
+        want = ",".join(["Frame"] + names) + ",\n" + "".join(
+            "%d,%s,\n" % (i, ",".join("%.6f" % m[n] for n in names)) for i, m in frames)
+        got = open(out).read()
+        check(got == want, f"--csv report {got!r}, want {want!r}")
     out = os.path.join(tmp, "o.sub")
     rc, so, se = run(base + ["--sub", "-o", out])
-    check(rc == 0 and os.path.getsize(out) > 0, f"sub: {rc} {se}")
+    if check(rc == 0, f"sub: {rc} {se}"):
+        want = "".join("{%d}{%d}frame: %d|%s|\n" % (i, i + 1, i, "|".join(
+            "%s: %.6f" % (n, m[n]) for n in names)) for i, m in frames)
+        got = open(out).read()
+        check(got == want, f"--sub report {got!r}, want {want!r}")
+    out = os.path.join(tmp, "o.out")
+    rc, so, se = run(base + ["--xml", "-o", out])
+    if check(rc == 0, f"xml: {rc} {se}"):
+        got = [{k: float(v) for k, v in e.attrib.items()}
+               for e in ET.parse(out).getroot().findall("frames/frame")]
+        want = [dict(frameNum=i, **{n: float("%.6f" % m[n]) for n in names}) for i, m in frames]
+        check(got == want, f"--xml report frames {got}, want {want}")
     # frame selection: skip + count
     out = os.path.join(tmp, "skip.json")
     full = score(ref, dis, [], tmp, "full.json")
