@@ -1194,6 +1194,33 @@ def test_skip_all(tmp):
     t.join(timeout=20)
 
 
+def test_no_frames(tmp):
+    """An input with no frame at all is an input error (3) that says which
+    input and why: a Y4M file ending after its header, found when it is
+    opened, or a pipe ending before its first frame while the other input
+    has frames (a decoder that wrote a header and failed)."""
+    ref, dis = y4m_pair(tmp)
+    hdr = os.path.join(tmp, "hdr.y4m")
+    with open(hdr, "wb") as f:
+        f.write(b"YUV4MPEG2 W32 H24 C420jpeg\n")
+    F = ["-n", "--feature", "float_ssim", "-q"]
+    for args in (["-r", ref, "-d", hdr], ["-r", hdr, "-d", dis]):
+        expect_error(args + F, "input", "no frames (%s): the Y4M file ends after its header" % hdr,
+                     "a Y4M file with a header only: " + " ".join(args))
+    for which in ("ref", "dis"):
+        fifo = os.path.join(tmp, which + ".fifo")
+        os.mkfifo(fifo)
+        t = feed(fifo, open(hdr, "rb").read())
+        other = dis if which == "ref" else ref
+        args = ["-r", fifo, "-d", dis] if which == "ref" else ["-r", ref, "-d", fifo]
+        out = os.path.join(tmp, which + ".json")
+        expect_error(args + F + ["--json", "-o", out], "input",
+                     "no frames to score (%s): it holds no frames, %s has some" % (fifo, other),
+                     f"a {which} pipe with a header only")
+        t.join(timeout=20)
+        check(not os.path.exists(out), f"a {which} pipe with a header only: a report was written")
+
+
 def write_frames(path, frames, distorted, y4m=True):
     """32x24 8-bit 4:2:0 frames numbered `frames` (those of y4m_pair's
     generator, so frame i here is frame i there), as Y4M or raw YUV."""
@@ -1670,8 +1697,8 @@ def main():
              test_pipe_memory, test_sigint_open,
              test_output_checks,
              test_closed_stdout, test_frame_counts,
-             test_skip_all, test_frame_skips, test_failed_run_keeps_report, test_long_paths,
-             test_streams_and_stdout, test_duplicate_feature,
+             test_skip_all, test_no_frames, test_frame_skips, test_failed_run_keeps_report,
+             test_long_paths, test_streams_and_stdout, test_duplicate_feature,
              test_threads]
     with tempfile.TemporaryDirectory(prefix="vmaf_cli_") as tmp:
         for t in tests:
