@@ -729,6 +729,47 @@ static void test_collection_member_transforms(void)
     vmaf_model_destroy(head);
 }
 
+/* VmafModelConfig.name is copied at load: a caller may build it in a buffer
+ * that it reuses or frees before scoring (FFmpeg's filter passes strings of
+ * its option dictionary), and the scores must still be stored under the
+ * name it had at load, for a model and for a collection's statistics. */
+static void test_name_copied(void)
+{
+    char name[16];
+    VmafModelConfig cfg = {.name = name};
+    VmafModel *m = NULL, *head = NULL;
+    VmafModelCollection *mc = NULL;
+    snprintf(name, sizeof(name), "given");
+    CHECK(!vmaf_model_load(&m, &cfg, "vmaf_v0.6.1"), "load named from a buffer");
+    snprintf(name, sizeof(name), "coll");
+    CHECK(!vmaf_model_collection_load(&head, &mc, &cfg, "vmaf_b_v0.6.3"),
+          "load collection named from a buffer");
+    snprintf(name, sizeof(name), "overwritten");
+    if (!m || !mc) {
+        vmaf_model_destroy(m);
+        vmaf_model_destroy(head);
+        vmaf_model_collection_destroy(mc);
+        return;
+    }
+    VmafContext *v = context_with_p01();
+    double s;
+    VmafModelCollectionScore cs;
+    CHECK(!vmaf_score_at_index(v, m, &s, 0), "score the model");
+    CHECK(!vmaf_score_at_index_model_collection(v, mc, &cs, 0), "score the collection");
+    static const char *const stored[] = {"given", "coll", "coll_0001", "coll_0020",
+                                         "coll_bagging", "coll_stddev", "coll_ci_p95_hi"};
+    for (size_t i = 0; i < sizeof(stored) / sizeof(stored[0]); i++)
+        CHECK(!vmaf_feature_score_at_index(v, stored[i], &s, 0),
+              "no score under %s, the name at load", stored[i]);
+    CHECK(vmaf_feature_score_at_index(v, "overwritten", &s, 0) == -EINVAL &&
+              vmaf_feature_score_at_index(v, "overwritten_bagging", &s, 0) == -EINVAL,
+          "a score stored under what the caller's buffer holds now");
+    vmaf_close(v);
+    vmaf_model_destroy(m);
+    vmaf_model_collection_destroy(mc);
+    vmaf_model_destroy(head);
+}
+
 int main(void)
 {
     vmaf_log_set_level(VMAF_LOG_LEVEL_ERROR);
@@ -742,6 +783,7 @@ int main(void)
     test_imported_model_scores();
     test_collection_overload_atomic();
     test_collection_member_transforms();
+    test_name_copied();
     printf("model api: %d failures\n", fails);
     return fails ? 1 : 0;
 }
