@@ -729,6 +729,30 @@ static void test_collection_member_transforms(void)
     vmaf_model_destroy(head);
 }
 
+/* A null p0, p1, p2 or knots in score_transform counts as absent (model
+ * files written by tools that serialise unset fields as null load, where
+ * the reference's loader fails). Absent is not zero: with every
+ * coefficient null the polynomial is skipped, so the knots map the
+ * prediction itself (40 -> 20), where zeros would give 0. */
+static void test_null_transform_keys(void)
+{
+    const char *ident = "svm_type epsilon_svr\\nkernel_type linear\\nnr_class 2\\ntotal_sv 1\\n"
+                        "rho 0\\nSV\\n1 1:1\\n";
+    VmafModel *m = tiny("none", ident,
+                        "\"score_transform\": {\"p0\": null, \"p1\": null, \"p2\": null, "
+                        "\"knots\": [[0, 0], [100, 50]]},", VMAF_MODEL_FLAG_ENABLE_TRANSFORM);
+    if (m) {
+        same("null coefficients: the knots alone", predict(m, 40, 0), 20.0);
+        vmaf_model_destroy(m);
+    }
+    m = tiny("none", ident, "\"score_transform\": {\"p0\": null, \"p1\": 2.0, \"knots\": null},",
+             VMAF_MODEL_FLAG_ENABLE_TRANSFORM);
+    if (m) {
+        same("null knots and p0: p1 alone", predict(m, 21, 0), 42.0);
+        vmaf_model_destroy(m);
+    }
+}
+
 /* VmafModelConfig.name is copied at load: a caller may build it in a buffer
  * that it reuses or frees before scoring (FFmpeg's filter passes strings of
  * its option dictionary), and the scores must still be stored under the
@@ -784,6 +808,7 @@ int main(void)
     test_collection_overload_atomic();
     test_collection_member_transforms();
     test_name_copied();
+    test_null_transform_keys();
     printf("model api: %d failures\n", fails);
     return fails ? 1 : 0;
 }
