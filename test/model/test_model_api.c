@@ -753,6 +753,20 @@ static void test_null_transform_keys(void)
     }
 }
 
+/* The header lines libsvm writes for training or classification (label,
+ * probA, probB, nr_sv, prob_density_marks) load and change nothing, so a
+ * model saved by another libsvm build is read as the same regression. */
+static void test_svm_metadata_lines(void)
+{
+    VmafModel *m = tiny("none", "svm_type epsilon_svr\\nkernel_type linear\\nnr_class 2\\n"
+                        "total_sv 1\\nrho 0.5\\nlabel 1 2\\nprobA 0.25\\nprobB -3\\nnr_sv 1 0\\n"
+                        "prob_density_marks 0.1 0.2 0.3\\nSV\\n2 1:1\\n", "", 0);
+    if (m) {
+        same("metadata lines ignored", predict(m, 7, 0), 2.0 * 7 - 0.5);
+        vmaf_model_destroy(m);
+    }
+}
+
 /* VmafModelConfig.name is copied at load: a caller may build it in a buffer
  * that it reuses or frees before scoring (FFmpeg's filter passes strings of
  * its option dictionary), and the scores must still be stored under the
@@ -809,6 +823,7 @@ int main(void)
     test_collection_member_transforms();
     test_name_copied();
     test_null_transform_keys();
+    test_svm_metadata_lines();
     printf("model api: %d failures\n", fails);
     return fails ? 1 : 0;
 }
