@@ -638,6 +638,35 @@ static void test_subsample(void)
     /* The pool covers the scored frames only. */
     CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_MEAN, &s, 0, 4), 0);
     CHECK(s == (full[0] + full[2] + full[4]) / 3);
+    /* MIN and MAX of a range whose first index is subsampled out are those
+     * of the frames pooled (libvmaf v3 starts such a range from 0, so its
+     * minimum of positive scores is 0). */
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_MIN, &s, 1, 4), 0);
+    CHECK(s == (full[2] < full[4] ? full[2] : full[4]));
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "float_ssim", VMAF_POOL_METHOD_MAX, &s, 1, 4), 0);
+    CHECK(s == (full[2] > full[4] ? full[2] : full[4]));
+    CHECK_INT(vmaf_close(vmaf), 0);
+
+    /* They start from the first frame scored, not the first of the range:
+     * a NaN there is the result, and a score imported for a frame left
+     * out (0.9 at frame 1) is never compared. */
+    CHECK_INT(vmaf_init(&vmaf, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_ERROR,
+                                                    .n_subsample = 2 }), 0);
+    const double in_range[] = { 0.9, 0.5, 0.1, 0.7 }, nan_first[] = { 0.9, NAN, 0.1, 0.7 };
+    for (unsigned i = 0; i < 4; i++) {
+        CHECK_INT(vmaf_import_feature_score(vmaf, "in_range", in_range[i], i + 1), 0);
+        CHECK_INT(vmaf_import_feature_score(vmaf, "nan_first", nan_first[i], i + 1), 0);
+    }
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "in_range", VMAF_POOL_METHOD_MIN, &s, 1, 4), 0);
+    CHECK(s == 0.5);
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "in_range", VMAF_POOL_METHOD_MAX, &s, 1, 4), 0);
+    CHECK(s == 0.7);
+    s = 0;
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "nan_first", VMAF_POOL_METHOD_MIN, &s, 1, 4), 0);
+    CHECK(isnan(s));
+    s = 0;
+    CHECK_INT(vmaf_feature_score_pooled(vmaf, "nan_first", VMAF_POOL_METHOD_MAX, &s, 1, 4), 0);
+    CHECK(isnan(s));
     CHECK_INT(vmaf_close(vmaf), 0);
 }
 
