@@ -60,6 +60,13 @@ static void keep_warning(void *opaque, enum VmafLogLevel level, const char *mess
         snprintf(logged, sizeof(logged), "%s", message);
 }
 
+static void keep_error(void *opaque, enum VmafLogLevel level, const char *message)
+{
+    (void)opaque;
+    if (level == VMAF_LOG_LEVEL_ERROR)
+        snprintf(logged, sizeof(logged), "%s", message);
+}
+
 /* What vmaf_use_feature() warns about float_ssim with these options. */
 static const char *warned(const char *k1, const char *v1, const char *k2, const char *v2)
 {
@@ -72,6 +79,25 @@ static const char *warned(const char *k1, const char *v1, const char *k2, const 
     logged[0] = '\0';
     vmaf_set_log_callback(keep_warning, NULL);
     CHECK_INT(vmaf_use_feature(v, "float_ssim", d), 0);
+    vmaf_set_log_callback(NULL, NULL);
+    vmaf_close(v);
+    return logged;
+}
+
+/* What vmaf_use_feature() refuses a second float_ssim request with, after a
+ * first one with scale=1. */
+static const char *refused(const char *k1, const char *v1, const char *k2, const char *v2)
+{
+    VmafContext *v = NULL;
+    if (vmaf_init(&v, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_ERROR }))
+        abort();
+    CHECK_INT(vmaf_use_feature(v, "float_ssim", opts("scale", "1")), 0);
+    VmafFeatureDictionary *d = opts(k1, v1);
+    if (k2 && vmaf_feature_dictionary_set(&d, k2, v2))
+        abort();
+    logged[0] = '\0';
+    vmaf_set_log_callback(keep_error, NULL);
+    CHECK_INT(vmaf_use_feature(v, "float_ssim", d), -EINVAL);
     vmaf_set_log_callback(NULL, NULL);
     vmaf_close(v);
     return logged;
@@ -137,6 +163,13 @@ int main(void)
     double x = 0;
     CHECK(!vmaf_feature_score_at_index(v, "float_ssim", &x, 0) && x > 0.0 && x <= 1.0);
     vmaf_close(v);
+
+    /* The refusal names the option the requests disagree on, whichever it
+     * is, so that a caller (or the vmaf tool's error line) can say what to
+     * change. */
+    CHECK(strstr(refused("scale", "2", NULL, NULL), "different values of scale"));
+    CHECK(strstr(refused("scale", "1", "enable_db", "true"), "different values of enable_db"));
+    CHECK(strstr(refused("scale", "1", "clip_db", "true"), "different values of clip_db"));
 
     /* An option that does nothing without another (clip_db without
      * enable_db) is accepted, as the reference accepts it, with a warning. */
