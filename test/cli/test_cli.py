@@ -472,8 +472,10 @@ def test_bad_inputs(tmp):
                   "no_such_feature"))
     cases.append(("bad feature option", ["-r", good_r, "-d", good_d, "--feature", "float_ssim=scale=abc"],
                   "usage", "float_ssim"))
+    # The library's reason, whole, in the tool's line: the valid keys.
     cases.append(("bad feature option key", ["-r", good_r, "-d", good_d, "--feature", "float_ssim=nokey=1"],
-                  "usage", "float_ssim"))
+                  "usage", "float_ssim: unknown option 'nokey' (valid options: scale, enable_lcs, "
+                  "enable_db, clip_db)"))
     cases.append(("missing model file", ["-r", good_r, "-d", good_d, "-m", "path=" + os.path.join(tmp, "no.json")],
                   "model", "no.json"))
     cases.append(("unknown model version", ["-r", good_r, "-d", good_d, "-m", "version=vmaf_v9"], "model",
@@ -1587,6 +1589,14 @@ def test_models(tmp, models):
     # Both loaders fail on it for the same reason: said once, in the line.
     check(se.count("not a valid JSON model") == 1,
           f"truncated model: the parser's reason once: {se!r}")
+    # A file that is neither a model nor a collection: each loader's
+    # reason, joined by " / " in the one line.
+    neither = os.path.join(tmp, "neither.json")
+    open(neither, "w").write('{"a": 1}')
+    expect_error(["-r", ref, "-d", dis, "-m", "path=" + neither], "model",
+                 "key 'model_dict': missing; fix the model file or use another model / model file "
+                 "%s: invalid model: key '(top level)'" % neither,
+                 "neither a model nor a collection")
     # A long path does not cut the library's reason off the line.
     deep = os.path.join(tmp, *(["d" * 200] * 6))
     os.makedirs(deep, exist_ok=True)
