@@ -5,10 +5,11 @@
  * twin named directly, a caller's CUcontext (primary or its own), failed
  * CUDA calls before a frame, the twin failing to start, device pictures
  * filled on the legacy default stream, a state imported too late,
- * VMAF_CUDA_DEVICE, one state offered to two contexts, a caller
- * that holds every pool picture, a fetch while a picture comes back, pool
- * pictures changed after the fetch, and repeated init/close without
- * leaking device memory. Exit 77 without a GPU.
+ * VMAF_CUDA_DEVICE, one state offered to two contexts, a caller that holds
+ * every pool picture, a fetch while a picture comes back, pool pictures
+ * changed after the fetch, and repeated init/close without leaking device
+ * memory; with the argument "fault", alone in its process, a kernel fault.
+ * Exit 77 without a GPU.
  */
 #include <dlfcn.h>
 #include <math.h>
