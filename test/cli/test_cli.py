@@ -574,6 +574,39 @@ def start_on_fifo(fifo, dis, out, extra=(), **kw):
     return p, w, one
 
 
+def test_same_report(tmp):
+    """--threads N and --subsample 0 or 1 change how the frames are scored,
+    not what: the report (fps aside) is the plain run's, to the last bit."""
+    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
+    # More frames than three workers hold at once, so that they finish out
+    # of order. The CPU backend: with a GPU, float_ssim would run on its
+    # twin and the workers would score nothing.
+    write_y4m(ref, "420", 32, 24, 8, 8, False)
+    write_y4m(dis, "420", 32, 24, 8, 8, True)
+    base = ["-r", ref, "-d", dis, "-n", "--feature", "float_ssim=enable_lcs=true", "-q",
+            "--json", "--precision", "max", "--backend", "cpu"]
+
+    def report(extra):
+        out = os.path.join(tmp, "r%s.json" % "".join(extra))
+        rc, _, se = run(base + extra + ["-o", out])
+        if not check(rc == 0, f"{extra}: exit {rc}: {se!r}"):
+            return None
+        with open(out) as f:
+            doc = json.load(f)
+        doc.pop("fps", None)
+        return doc
+
+    plain = report([])
+    if not check(plain and [f["frameNum"] for f in plain["frames"]] == list(range(8)),
+                 f"plain run's frames: {plain}"):
+        return
+    for extra in (["--threads", "0"], ["--threads", "1"], ["--threads", "3"], ["--subsample", "0"],
+                  ["--subsample", "1"], ["--threads", "3", "--subsample", "1"]):
+        got = report(extra)
+        check(got == plain, f"{' '.join(extra)}: report differs from the plain run's:\n"
+              f"{got}\nvs\n{plain}")
+
+
 def test_sigint(tmp):
     """SIGINT while scoring: exit 130, no report, no temporary file; SIGTERM
     (timeout, systemd, docker) and SIGHUP the same, exit 128 + signal."""
@@ -1709,7 +1742,7 @@ def main():
              test_closed_stdout, test_frame_counts,
              test_skip_all, test_no_frames, test_frame_skips, test_failed_run_keeps_report,
              test_long_paths, test_streams_and_stdout, test_duplicate_feature,
-             test_threads]
+             test_threads, test_same_report]
     with tempfile.TemporaryDirectory(prefix="vmaf_cli_") as tmp:
         for t in tests:
             if a.only and a.only not in t.__name__:
