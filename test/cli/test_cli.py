@@ -607,6 +607,25 @@ def test_same_report(tmp):
               f"{got}\nvs\n{plain}")
 
 
+def test_default_model(tmp):
+    """Without -m and -n the tool uses vmaf_v0.6.1, whose features this
+    library has no extractor for: a model error naming them all, before any
+    frame is read. The reference's first frame is damaged, so that a run
+    that read it would fail on the input instead."""
+    ref, dis = os.path.join(tmp, "bad_first.y4m"), os.path.join(tmp, "d.y4m")
+    with open(ref, "wb") as f:
+        f.write(b"YUV4MPEG2 W32 H24 F25:1 Ip A1:1 C420jpeg\nFRAMX\n" + bytes(32 * 24 * 3 // 2))
+    write_y4m(dis, "420", 32, 24, 8, 3, True)
+    # The damage is found when the frame is read (else this proves nothing).
+    expect_error(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim"], "input", "FRAMX",
+                 "damaged first frame")
+    _, _, se = expect_error(["-r", ref, "-d", dis], "model",
+                            "cannot use the default model (vmaf_v0.6.1)", "default model")
+    missing = ["integer_adm2", "integer_motion2"] + ["integer_vif_scale%d" % i for i in range(4)]
+    check(all(m in se for m in missing) and "-n and --feature NAME" in se and "FRAMX" not in se,
+          f"default model: names {missing}, says to use -n, reads no frame: {se!r}")
+
+
 def test_sigint(tmp):
     """SIGINT while scoring: exit 130, no report, no temporary file; SIGTERM
     (timeout, systemd, docker) and SIGHUP the same, exit 128 + signal."""
@@ -1742,7 +1761,7 @@ def main():
              test_closed_stdout, test_frame_counts,
              test_skip_all, test_no_frames, test_frame_skips, test_failed_run_keeps_report,
              test_long_paths, test_streams_and_stdout, test_duplicate_feature,
-             test_threads, test_same_report]
+             test_threads, test_same_report, test_default_model]
     with tempfile.TemporaryDirectory(prefix="vmaf_cli_") as tmp:
         for t in tests:
             if a.only and a.only not in t.__name__:
