@@ -319,6 +319,10 @@ def test_reports(tmp):
     rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim"])
     check(rc == 0 and se.count("vmaf: backend: ") == 1 and "libvmaf: warning" not in se,
           f"--backend auto says once, in one line: {se!r}")
+    # -q silences that note, auto given or by default.
+    for auto in (["--backend", "auto"], []):
+        rc, so, se = run(base + auto + ["--json", "-o", out])
+        check(rc == 0 and "backend" not in se, f"-q {' '.join(auto)}: no backend note: {rc} {se!r}")
     # The GPU suite sets VMAF_TEST_REQUIRE_GPU: there auto must pick CUDA,
     # and the GPU twin and --backend cuda must score (a library that lost
     # the GPU would otherwise pass here on the CPU).
