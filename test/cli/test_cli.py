@@ -244,13 +244,14 @@ def test_reports(tmp):
         check(re.search(r"float_ssim: \d\.\d+", se) is not None, f"summary on stderr: {se!r}")
     # A report named for another format, with no format option: XML, the
     # default, with a warning (none with -q, none for a format given).
-    out = os.path.join(tmp, "named.json")
-    rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "-o", out])
-    check(rc == 0 and open(out).read().startswith("<VMAF") and
-          "vmaf: warning: the report (%s) is written as XML, the default format; give --json"
-          % out in se, f"XML report named .json: {rc} {se!r}")
-    rc, so, se = run(base + ["-o", out])
-    check(rc == 0 and "warning" not in se, f"XML report named .json, -q: {rc} {se!r}")
+    for ext in ("json", "csv", "sub"):
+        out = os.path.join(tmp, "named." + ext)
+        rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "-o", out])
+        check(rc == 0 and open(out).read().startswith("<VMAF") and
+              "vmaf: warning: the report (%s) is written as XML, the default format; give --%s"
+              % (out, ext) in se, f"XML report named .{ext}: {rc} {se!r}")
+        rc, so, se = run(base + ["-o", out])
+        check(rc == 0 and "warning" not in se, f"XML report named .{ext}, -q: {rc} {se!r}")
     rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "--csv", "-o",
                       os.path.join(tmp, "named.sub")])
     check(rc == 0 and "warning" not in se, f"--csv report named .sub: {rc} {se!r}")
