@@ -106,6 +106,23 @@ static void expect_json(const char *name, json_t *root, int collection, const ch
     free(s);
 }
 
+/* The other side of a limit: root, written as the case's model file, loads
+ * (a limit that refused its own value would pass every refusal above). */
+static void expect_loads(const char *name, json_t *root)
+{
+    char path[600];
+    snprintf(path, sizeof(path), "%s/case%d.json", tmp_dir, n_case);
+    n_case++;
+    const int dumped = json_dump_file(root, path, JSON_REAL_PRECISION(17));
+    json_decref(root);
+    const int err = dumped ? -EIO : load(path, 0);
+    if (err) {
+        n_fail++;
+        fprintf(stderr, "FAIL %s: err %d, want it to load; log:\n%s", name, err, captured);
+    }
+    unlink(path);
+}
+
 static json_t *base(const char *path)
 {
     json_error_t je;
@@ -152,6 +169,36 @@ static json_t *without(const char *key)
     json_t *r = base(model_path);
     json_object_del(md(r), key);
     return r;
+}
+
+/* The shipped model with n features f0.. (its support vectors use the
+ * first six): n + 1 slopes and intercepts, entry 0 the shipped one. */
+static json_t *with_features(int n)
+{
+    json_t *r = base(model_path);
+    json_t *names = json_array(), *slopes = json_array(), *icpts = json_array();
+    json_array_append(slopes, json_array_get(json_object_get(md(r), "slopes"), 0));
+    json_array_append(icpts, json_array_get(json_object_get(md(r), "intercepts"), 0));
+    for (int i = 0; i < n; i++) {
+        char f[32];
+        snprintf(f, sizeof(f), "f%d", i);
+        json_array_append_new(names, json_string(f));
+        json_array_append_new(slopes, json_real(1.0));
+        json_array_append_new(icpts, json_real(0.0));
+    }
+    json_object_set_new(md(r), "feature_names", names);
+    json_object_set_new(md(r), "slopes", slopes);
+    json_object_set_new(md(r), "intercepts", icpts);
+    return r;
+}
+
+/* The shipped model with a transform of n knots on the diagonal. */
+static json_t *with_knots(int n)
+{
+    json_t *knots = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(knots, json_pack("[f,f]", 100.0 * i / n, 100.0 * i / n));
+    return with("score_transform", json_pack("{s:o}", "knots", knots));
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -266,6 +313,9 @@ int main(int argc, char **argv)
                 "model_dict.score_transform.knots[1]");
     expect_json("knots_single", with("score_transform", json_pack("{s:[[f,f]]}", "knots", 1.0, 1.0)),
                 0, "model_dict.score_transform.knots");
+    /* At most 256 knots (beyond the reference's 10): the limit itself loads. */
+    expect_loads("knots_256", with_knots(256));
+    expect_json("knots_257", with_knots(257), 0, "model_dict.score_transform.knots");
     expect_json("opts_not_array", with("feature_opts_dicts", json_object()), 0,
                 "model_dict.feature_opts_dicts");
     expect_json("opts_entry_string",
@@ -322,6 +372,10 @@ int main(int argc, char **argv)
         }
         expect_json("feature_names_huge", with("feature_names", many), 0,
                     "model_dict.feature_names");
+        /* At most 256 features (beyond the reference's 32): the limit itself
+         * loads, one more is refused. */
+        expect_loads("feature_names_256", with_features(256));
+        expect_json("feature_names_257", with_features(257), 0, "model_dict.feature_names");
         expect_json("feature_names_twice",
                     with("feature_names", json_pack("[s,s,s,s,s,s]", "a", "b", "a", "d", "e", "f")),
                     0, "model_dict.feature_names[2]");
