@@ -350,6 +350,25 @@ int main(int argc, char **argv)
         expect_json("transform_p2_huge",
                     with("score_transform", json_pack("{s:f}", "p2", -1e200)), 0,
                     "model_dict.score_transform.p2");
+        /* Numbers may be 1e15 in magnitude, not more: the limit loads and
+         * the next double above it (1e15 + 1/8, printed exactly) is refused,
+         * in the JSON and in each kind of number of the libsvm text. */
+        r = base(model_path);
+        json_array_set_new(json_object_get(md(r), "intercepts"), 3, json_real(-1e15));
+        expect_loads("intercept_1e15", r);
+        r = base(model_path);
+        json_array_set_new(json_object_get(md(r), "intercepts"), 3, json_real(-1e15 - 0.125));
+        expect_json("intercept_above_1e15", r, 0, "model_dict.intercepts[3]");
+        expect_loads("svm_rho_1e15", svm_edit("rho -1.33133", "rho 1e15"));
+        expect_json("svm_rho_above_1e15", svm_edit("rho -1.33133", "rho 1000000000000000.125"), 0,
+                    "rho");
+        expect_loads("svm_coef_1e15", svm_edit("\n-4 1:0.65734273", "\n-1e15 1:0.65734273"));
+        expect_json("svm_coef_above_1e15",
+                    svm_edit("\n-4 1:0.65734273", "\n-1000000000000000.125 1:0.65734273"), 0,
+                    "coefficient");
+        expect_loads("svm_value_1e15", svm_edit("1:0.65734273", "1:1e15"));
+        expect_json("svm_value_above_1e15", svm_edit("1:0.65734273", "1:1000000000000000.125"), 0,
+                    "model_dict.model");
     }
 
     /* Counts and lengths. */
