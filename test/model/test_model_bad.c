@@ -488,6 +488,38 @@ int main(int argc, char **argv)
             fprintf(stderr, "FAIL directory: %s", captured);
         }
     }
+    /* The size limit, 64 MiB: the shipped model padded with spaces to
+     * exactly that loads; one byte more is refused, saying the limit. */
+    {
+        const size_t limit = 64u << 20;
+        size_t len;
+        char *text = slurp(model_path, &len);
+        char *big = malloc(limit + 1);
+        memcpy(big, text, len);
+        memset(big + len, ' ', limit + 1 - len);
+        free(text);
+        char path[600];
+        snprintf(path, sizeof(path), "%s/big.json", tmp_dir);
+        for (int over = 0; over < 2; over++) {
+            n_case++;
+            FILE *f = fopen(path, "wb");
+            const int written = f && fwrite(big, 1, limit + over, f) == limit + over;
+            if (f)
+                fclose(f);
+            const int err = written ? load(path, 0) : -EIO;
+            const char *after = strstr(captured, path);
+            const int ok = over ? err == -EINVAL && after &&
+                                      strstr(after, "larger than 67108864 bytes are refused")
+                                : err == 0;
+            if (!ok) {
+                n_fail++;
+                fprintf(stderr, "FAIL model file of 64 MiB%s: err %d, log:\n%s",
+                        over ? " + 1 byte" : "", err, captured);
+            }
+        }
+        unlink(path);
+        free(big);
+    }
 
     /* Not a refusal: "enabled": true in score_transform turns the transform
      * on, as ENABLE_TRANSFORM does, and DISABLE_TRANSFORM still wins. */
