@@ -358,10 +358,12 @@ int main(int argc, char **argv)
         expect_loads("intercept_1e15", r);
         r = base(model_path);
         json_array_set_new(json_object_get(md(r), "intercepts"), 3, json_real(-1e15 - 0.125));
-        expect_json("intercept_above_1e15", r, 0, "model_dict.intercepts[3]");
+        expect_json("intercept_above_1e15", r, 0,
+                    "'model_dict.intercepts[3]': -1000000000000000.1 is larger than 1e+15");
         expect_loads("svm_rho_1e15", svm_edit("rho -1.33133", "rho 1e15"));
+        /* Printed with all its digits: "%g" would show the limit itself. */
         expect_json("svm_rho_above_1e15", svm_edit("rho -1.33133", "rho 1000000000000000.125"), 0,
-                    "rho");
+                    "'rho' value 1000000000000000.1 is larger than 1e+15");
         expect_loads("svm_coef_1e15", svm_edit("\n-4 1:0.65734273", "\n-1e15 1:0.65734273"));
         expect_json("svm_coef_above_1e15",
                     svm_edit("\n-4 1:0.65734273", "\n-1000000000000000.125 1:0.65734273"), 0,

@@ -91,7 +91,8 @@ static int get_number(const Where *w, const char *key, const json_t *j, double *
     if (!isfinite(v))
         return bad(w, key, "not a finite number");
     if (fabs(v) > VMAF_MODEL_MAX_ABS)
-        return bad(w, key, "%g is larger than %g in magnitude", v, VMAF_MODEL_MAX_ABS);
+        return bad(w, key, "%.*g is larger than %g in magnitude", VMAF_MODEL_ABS_DIGITS(v), v,
+                   VMAF_MODEL_MAX_ABS);
     *out = v;
     return 0;
 }

@@ -173,8 +173,8 @@ static int header_double(Line *l, const char *key, double *out, char *why, size_
         return fail(why, why_len, l->no, "'%s' value '%.*s' is not a finite number", key,
                     (int)(len > 32 ? 32 : len), tok);
     if (fabs(*out) > VMAF_MODEL_MAX_ABS)
-        return fail(why, why_len, l->no, "'%s' value %g is larger than %g in magnitude", key,
-                    *out, VMAF_MODEL_MAX_ABS);
+        return fail(why, why_len, l->no, "'%s' value %.*g is larger than %g in magnitude", key,
+                    VMAF_MODEL_ABS_DIGITS(*out), *out, VMAF_MODEL_MAX_ABS);
     return header_end(l, key, why, why_len);
 }
 
@@ -408,8 +408,9 @@ int vmaf_svm_parse(VmafSvm **svm, const char *text, size_t len, unsigned n_featu
             goto fail;
         }
         if (fabs(coef) > VMAF_MODEL_MAX_ABS) {
-            err = fail(why, why_len, l.no, "support vector coefficient %g is larger than %g in magnitude",
-                       coef, VMAF_MODEL_MAX_ABS);
+            err = fail(why, why_len, l.no,
+                       "support vector coefficient %.*g is larger than %g in magnitude",
+                       VMAF_MODEL_ABS_DIGITS(coef), coef, VMAF_MODEL_MAX_ABS);
             goto fail;
         }
         s->coef[i] = coef;
@@ -446,8 +447,9 @@ int vmaf_svm_parse(VmafSvm **svm, const char *text, size_t len, unsigned n_featu
                 goto fail;
             }
             if (fabs(v) > VMAF_MODEL_MAX_ABS) {
-                err = fail(why, why_len, l.no, "value %g of feature %ld is larger than %g in magnitude",
-                           v, idx, VMAF_MODEL_MAX_ABS);
+                err = fail(why, why_len, l.no,
+                           "value %.*g of feature %ld is larger than %g in magnitude",
+                           VMAF_MODEL_ABS_DIGITS(v), v, idx, VMAF_MODEL_MAX_ABS);
                 goto fail;
             }
             prev = idx;

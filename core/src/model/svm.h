@@ -3,6 +3,7 @@
 #ifndef LIBVMAF_SRC_MODEL_SVM_H
 #define LIBVMAF_SRC_MODEL_SVM_H
 
+#include <math.h>
 #include <stddef.h>
 
 /* Limits on what a model may declare; real models stay far below them, and
@@ -13,6 +14,9 @@
  * model, small enough that the arithmetic of a prediction cannot overflow for
  * features of ordinary size. */
 #define VMAF_MODEL_MAX_ABS 1e15
+/* Digits to print a refused value with: all of them near the limit, where
+ * "%g" would show 1e15 + 0.125 as "1e+15", the limit itself. */
+#define VMAF_MODEL_ABS_DIGITS(v) (fabs(v) < 1e16 ? 17 : 6)
 
 enum VmafSvmType {
     VMAF_SVM_EPSILON_SVR,
