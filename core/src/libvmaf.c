@@ -478,7 +478,7 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
             /* In integers, and without overflow: a bad picture's rows may
              * point anywhere (for a device picture, anywhere on the device,
              * where the kernels would fault). */
-            const uintptr_t lo = priv->extent, hi = lo + priv->extent_size;
+            const uintptr_t lo = (uintptr_t)priv->block, hi = lo + priv->size;
             const uintptr_t at = (uintptr_t)p[i]->data[0];
             unsigned long long span;
             const bool down = sd < 0; /* rows run towards lower addresses */

@@ -238,10 +238,8 @@ int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned 
     for (unsigned i = 0; i < planes; i++)
         pic->data[i] = mem + offset[i];
     VmafPicturePriv *priv = pic->priv;
-    priv->alloc = block;
+    priv->block = block;
     priv->size = size;
-    priv->extent = (uintptr_t)block;
-    priv->extent_size = size;
     return 0;
 }
 
@@ -256,8 +254,8 @@ int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned b
     VmafPicturePriv *priv = pic->priv;
     priv->release = release;
     priv->cookie = cookie;
-    priv->extent = (uintptr_t)mem;
-    priv->extent_size = mem_size;
+    priv->block = (void *)mem;
+    priv->size = mem_size;
     return 0;
 }
 
@@ -281,8 +279,8 @@ int vmaf_picture_unref(VmafPicture *pic)
         VmafPicturePriv *priv = pic->priv;
         if (priv && priv->release)
             priv->release(priv->cookie, pic);
-        else if (priv && priv->alloc)
-            cache_put(priv->alloc, priv->size);
+        else if (priv && priv->block)
+            cache_put(priv->block, priv->size);
         free(priv);
         free(pic->ref);
     }

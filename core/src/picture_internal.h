@@ -3,7 +3,6 @@
 #define LIBVMAF_SRC_PICTURE_INTERNAL_H
 
 #include <stddef.h>
-#include <stdint.h>
 
 #include "libvmaf/picture.h"
 
@@ -19,13 +18,12 @@ typedef struct VmafPicturePriv {
      * (pooled pictures go back to their pool). */
     void (*release)(void *cookie, VmafPicture *pic);
     void *cookie;
-    void *alloc; /* one host allocation holding every plane, when not pooled */
+    /* The block every plane lies in, host or device memory: a picture
+     * handed in must keep its luma plane inside, whatever the caller
+     * changed since. Without release, it is vmaf_picture_alloc()'s host
+     * block, kept for reuse at the last unref. */
+    void *block;
     size_t size; /* its length */
-    /* Where the planes lie, host or device addresses (for a wrapped
-     * picture, the block its owner gave): a picture handed in must keep
-     * its luma plane inside, whatever the caller changed since. */
-    uintptr_t extent;
-    size_t extent_size;
 } VmafPicturePriv;
 
 /* Frees the host picture blocks kept for reuse (the last vmaf_close()). */
@@ -33,8 +31,8 @@ void vmaf_picture_cache_drain(void);
 
 /* Planes of a picture whose storage someone else owns, the block of
  * mem_size bytes at mem (host or device memory): sets up the reference
- * count and priv so that the last unref calls release(cookie). The caller
- * then points the planes into that block. */
+ * count and priv so that the last unref calls release(cookie), which must
+ * be given. The caller then points the planes into that block. */
 int vmaf_picture_wrap(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
                       unsigned w, unsigned h, enum VmafPictureBufType buf_type,
                       const void *mem, size_t mem_size,
