@@ -317,9 +317,9 @@ def test_reports(tmp):
     # backends
     rc, so, se = run(base + ["--backend", "cpu", "--json", "-o", out])
     check(rc == 0 and "backend" not in se, f"--backend cpu: {rc} {se!r}")
-    rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim"])
-    check(rc == 0 and se.count("vmaf: backend: ") == 1 and "libvmaf: warning" not in se,
-          f"--backend auto says once, in one line: {se!r}")
+    rc, so, auto_se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim"])
+    check(rc == 0 and auto_se.count("vmaf: backend: ") == 1 and "libvmaf: warning" not in auto_se,
+          f"--backend auto says once, in one line: {auto_se!r}")
     # -q silences that note, auto given or by default.
     for auto in (["--backend", "auto"], []):
         rc, so, se = run(base + auto + ["--json", "-o", out])
@@ -329,7 +329,7 @@ def test_reports(tmp):
     # the GPU would otherwise pass here on the CPU).
     need_gpu = os.environ.get("VMAF_TEST_REQUIRE_GPU", "0") not in ("", "0")
     if need_gpu:
-        check("vmaf: backend: cuda\n" in se, f"--backend auto with a GPU: {se!r}")
+        check("vmaf: backend: cuda\n" in auto_se, f"--backend auto with a GPU: {auto_se!r}")
     # The GPU twin by name: scores on a GPU; without one, or in a build
     # without CUDA, a GPU error (exit 6) at once.
     # Its summary line carries the name its scores are stored under.
