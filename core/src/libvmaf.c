@@ -427,7 +427,6 @@ static int start(VmafContext *vmaf, const VmafPicture *ref, unsigned index)
             err = vmaf_fex_parse_options(r->use, f->priv, r->opts);
             if (err)
                 return err;
-            f->pix_fmt = vmaf->pix_fmt;
             f->bpc = vmaf->bpc;
             f->w = vmaf->w;
             f->h = vmaf->h;

@@ -108,8 +108,7 @@ static void run_case(const Case *c, uint64_t *rng)
     vmaf_feature_collector_init(&fc_cpu);
     vmaf_feature_collector_init(&fc_gpu);
     vmaf_feature_collector_init(&fc_gpu2);
-    VmafFex cpu = {.fex = &vmaf_fex_float_ssim, .pix_fmt = VMAF_PIX_FMT_YUV400P,
-                   .bpc = c->bpc, .w = c->w, .h = c->h};
+    VmafFex cpu = {.fex = &vmaf_fex_float_ssim, .bpc = c->bpc, .w = c->w, .h = c->h};
     VmafFex gpu = cpu;
     gpu.fex = &vmaf_fex_float_ssim_cuda;
     gpu.cuda = cu;

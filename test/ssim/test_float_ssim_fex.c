@@ -81,7 +81,6 @@ static int inst_open(Inst *in, const char *opts, unsigned w, unsigned h, unsigne
     memset(in, 0, sizeof(*in));
     in->fex.fex = &vmaf_fex_float_ssim;
     in->fex.priv = calloc(1, vmaf_fex_float_ssim.priv_size);
-    in->fex.pix_fmt = VMAF_PIX_FMT_YUV420P;
     in->fex.w = w, in->fex.h = h, in->fex.bpc = bpc;
     VmafFeatureDictionary *d = NULL;
     char buf[128];

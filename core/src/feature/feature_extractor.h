@@ -72,7 +72,9 @@ typedef struct VmafFex {
     void *priv;                 /* priv_size bytes, zeroed, then options set */
     struct VmafCudaState *cuda; /* set for device extractors */
     struct VmafCudaFrames *frames; /* device extractors: where the frames are */
-    enum VmafPixelFormat pix_fmt;
+    /* No pixel format: a CPU extractor reads it from each picture, since
+     * the host copies of device pictures are 4:0:0 whatever the context's
+     * format (libvmaf.c), and a context may be given both kinds. */
     unsigned bpc, w, h;
     unsigned first_index; /* the frame whose arrival started it: init's lines name it */
 } VmafFex;
