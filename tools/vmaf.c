@@ -468,11 +468,13 @@ static int load_model(const CliModel *m, LoadedModel *lm, enum VmafLogLevel leve
                       "vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3, a model file with -m "
                       "path=FILE, or -n for none", m->version);
     }
-    if (err == -ENOENT || err == -EACCES) {
-        return report(VMAF_EXIT_MODEL, "cannot load model (path=%s): %s; pass an existing "
-                      "model file with -m path=FILE, a built-in with -m version=NAME, or -n "
-                      "for none", m->path, err == -ENOENT ? "no such file" : "permission denied");
-    }
+    if (err == -ENOENT)
+        return report(VMAF_EXIT_MODEL, "cannot load model (path=%s): no such file; pass an "
+                      "existing model file with -m path=FILE, a built-in with -m version=NAME, "
+                      "or -n for none", m->path);
+    if (err == -EACCES)
+        return report(VMAF_EXIT_MODEL, "cannot load model (path=%s): permission denied; make "
+                      "the file readable for this user, or pass another model", m->path);
     /* Otherwise the library's reason says what to fix (the file, a name
      * too long, a file too large). */
     if (err)

@@ -1119,6 +1119,26 @@ def test_output_checks(tmp):
                   f"{what}: exit {p.returncode}, stderr {se!r}")
         check(open(readonly).read() == "old" and open(target).read() == "old", "files left as they were")
         os.chmod(ro, 0o755)
+        # Files the user may not read: a model (exit 4) and an input (exit
+        # 3), each named with the system's reason, before any frame is read.
+        model = os.path.join(tmp, "unreadable_model.json")
+        with open(model, "w") as f:
+            f.write("{}\n")  # never parsed: the open fails first
+        os.chmod(model, 0)
+        secret = os.path.join(tmp, "unreadable.y4m")
+        shutil.copy(dis, secret)
+        os.chmod(secret, 0)
+        for args, status, needle, what in [
+                (["-r", ref, "-d", dis, "-q", "-m", "path=" + model], "model",
+                 "cannot load model (path=%s): permission denied; make the file readable" % model, "unreadable model"),
+                (["-r", ref, "-d", secret, "-n", "--feature", "float_ssim", "-q"], "input",
+                 "cannot open input (%s): Permission denied" % secret, "unreadable input")]:
+            p = subprocess.run(prefix + [VMAF] + args, capture_output=True, timeout=120)
+            se = p.stderr.decode("utf-8", "replace")
+            lines = se.strip().splitlines()
+            check(p.returncode == EXIT[status] and len(lines) == 1 and needle in se
+                  and ERROR_LINE.match(lines[0]) and not p.stdout,
+                  f"{what}: exit {p.returncode}, stdout {p.stdout!r}, stderr {se!r}")
     finally:
         for d, m in modes:
             os.chmod(d, m)
