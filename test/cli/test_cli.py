@@ -1687,6 +1687,81 @@ def test_models(tmp, models):
                  "usage", "unique", "duplicate model names")
 
 
+def test_model_clip_transform(tmp, models):
+    """-m ...:disable_clip and :enable_transform reach the model: each
+    changes the report's model scores as docs/models.md says, and every
+    score is the library's prediction restated here from the model file,
+    bit for bit. The model (a linear SVR over float_ssim) predicts above
+    its clip's maximum and transforms to below its minimum, so the four
+    combinations give four different scores."""
+    ref, dis = os.path.join(tmp, "r.y4m"), os.path.join(tmp, "d.y4m")
+    write_y4m(ref, "420", 48, 32, 8, 3, False)
+    write_y4m(dis, "420", 48, 32, 8, 3, True)
+    path = os.path.join(models, "ssim_clip_transform.json")
+    if not check(os.path.exists(path), f"test model {path}"):
+        return
+    md = json.load(open(path))["model_dict"]
+    lo, hi = md["score_clip"]
+    st = md["score_transform"]
+    # The libsvm text: "SV" then one line "COEF 1:VALUE"; and rho.
+    svm = md["model"].splitlines()
+    rho = float(next(l.split()[1] for l in svm if l.startswith("rho ")))
+    coef, node = svm[svm.index("SV") + 1].split()
+    coef, sv = float(coef), float(node.split(":")[1])
+
+    def predict(ssim, clip, transform):
+        # In the library's order of operations (predict.c, svm.c), so
+        # that Python's doubles give the same bits.
+        s = 0.0 + ssim * sv
+        s = 0.0 + coef * s
+        s = s - rho
+        if transform:
+            t = 0.0
+            t += st["p0"]
+            t += st["p1"] * s
+            t += st["p2"] * s * s
+            s = t
+        if clip:
+            s = lo if s < lo else s
+            s = hi if s > hi else s
+        return s
+
+    seen = {}
+    for entries, clip, transform in (("", True, False), (":disable_clip", False, False),
+                                     (":disable_clip=false", True, False),
+                                     (":enable_transform", True, True),
+                                     (":enable_transform=true", True, True),
+                                     (":disable_clip:enable_transform", False, True),
+                                     (":enable_transform:disable_clip=true", False, True),
+                                     (":enable_transform:enable_transform=false", True, False)):
+        what = "-m path=...%s" % entries
+        out = os.path.join(tmp, "ct.json")
+        rc, so, se = run(["-r", ref, "-d", dis, "-m", "path=%s:name=ct%s" % (path, entries),
+                          "--json", "--precision", "max", "-o", out])
+        if not check(rc == 0, f"{what}: exit {rc}: {se!r}"):
+            continue
+        doc = json.load(open(out))
+        got = [fr["metrics"]["ct"] for fr in doc["frames"]]
+        want = [predict(fr["metrics"]["float_ssim"], clip, transform) for fr in doc["frames"]]
+        check(len(got) == 3 and got == want,
+              f"{what}: the report's model scores {got}, the model's {want}")
+        mean = doc["pooled_metrics"]["ct"]["mean"]
+        label, _, shown = so.strip().partition(": ")
+        check(mean == sum(want) / len(want) and label == "ct" and float(shown) == mean,
+              f"{what}: pooled mean {mean!r} and summary {so!r}, per-frame scores {want}")
+        seen.setdefault((clip, transform), got)
+    # The options must make a difference on this model, or the test would
+    # pass whatever the tool did with them: the raw prediction lies above
+    # the clip's maximum, and the transformed one below its minimum.
+    plain, raw = seen.get((True, False)), seen.get((False, False))
+    tr, tr_raw = seen.get((True, True)), seen.get((False, True))
+    if check(None not in (plain, raw, tr, tr_raw), "every combination ran"):
+        check(all(v == hi for v in plain) and all(r > hi for r in raw),
+              f"the clip acts on the raw scores {raw}: {plain}")
+        check(all(v == lo for v in tr) and all(r < lo for r in tr_raw),
+              f"the clip acts on the transformed scores {tr_raw}: {tr}")
+
+
 def parity(tmp, golden, vectors, every=False, backend=None):
     """--feature with options through the CLI equals the golden scores; the
     same luma as 4:2:0 Y4M gives the 4:4:4 scores. `every`: all vectors and
@@ -1802,6 +1877,10 @@ def main():
             d = os.path.join(tmp, "models")
             os.mkdir(d)
             test_models(d, a.models)
+        if a.models and (not a.only or a.only in "test_model_clip_transform"):
+            d = os.path.join(tmp, "model_clip_transform")
+            os.mkdir(d)
+            test_model_clip_transform(d, a.models)
         if a.golden and a.vectors and (not a.only or a.only in "parity"):
             d = os.path.join(tmp, "parity")
             os.mkdir(d)
