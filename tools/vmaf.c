@@ -1225,7 +1225,9 @@ int main(int argc, char *argv[])
         fputc('\n', sum);
     }
     if (sum && fflush(sum)) {
-        status = interrupted && !report_written ? VMAF_EXIT_INTERRUPTED
+        /* Ctrl-C while the summary's write waits (a full pipe) fails it with
+         * EINTR: an interruption, also once the report was written. */
+        status = interrupted ? VMAF_EXIT_INTERRUPTED
                              : report(VMAF_EXIT_OUTPUT, "cannot write the summary (%s): %s%s",
                                       sum == stdout ? "stdout" : "stderr", strerror(errno),
                                       c.output_path ? "; the report was written" : "");
