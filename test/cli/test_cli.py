@@ -6,6 +6,7 @@ usage: test_cli.py VMAF_BINARY BADINPUTS_DIR [--golden golden.json --vectors DIR
 """
 import argparse
 import csv
+import fcntl
 import filecmp
 import hashlib
 import io
@@ -661,6 +662,100 @@ def test_sigint(tmp):
     _, se = finish_or_hang(p, "ignored SIGHUP")
     check(p.returncode == 0 and os.path.exists(out) and len(json_scores(out)[0]) == 200,
           f"ignored SIGHUP: exit {p.returncode}, stderr {se!r}")
+
+
+def test_sigint_report(tmp):
+    """SIGINT and the report: during scoring, an existing file named by -o
+    is left as it was; once the report is complete, it stays, the summary
+    is not printed, and the tool exits 130 saying so."""
+    dis = os.path.join(tmp, "sig_d.y4m")
+    write_y4m(dis, "420", 32, 24, 8, 200, True)
+    outdir = os.path.join(tmp, "kept")
+    os.mkdir(outdir)
+    kept = os.path.join(outdir, "r.json")
+    with open(kept, "w") as f:
+        f.write("old\n")
+    p, w, _ = start_on_fifo(os.path.join(tmp, "ref.fifo"), dis, kept)
+    se = interrupt(p)
+    w.close()
+    check(p.returncode == EXIT["interrupted"] and "no report written" in se,
+          f"SIGINT while scoring, -o an existing file: exit {p.returncode}, stderr {se!r}")
+    check(os.listdir(outdir) == ["r.json"] and open(kept).read() == "old\n",
+          f"SIGINT while scoring: left {os.listdir(outdir)}, r.json starts "
+          f"{open(kept).read()[:60]!r}")
+
+    # Once the report is in place the tool prints the summary. Its stdout
+    # is a pipe already full (one page, where the pipe can be made that
+    # small), so the run cannot end before the signal comes: it waits in
+    # that write, after the report was renamed into place.
+    ref, dis = y4m_pair(tmp)
+    outdir = os.path.join(tmp, "done")
+    os.mkdir(outdir)
+    out = os.path.join(outdir, "r.json")
+    r, wfd = os.pipe()
+    try:
+        fcntl.fcntl(wfd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 4096)
+    except OSError:
+        pass  # a full pipe of the default size blocks the write as well
+    os.set_blocking(wfd, False)
+    filler = 0
+    try:
+        while True:
+            filler += os.write(wfd, b"x" * 512)
+    except BlockingIOError:
+        pass
+    os.set_blocking(wfd, True)
+    p = subprocess.Popen([VMAF, "-r", ref, "-d", dis, "-n", "--feature", "float_ssim", "--json",
+                          "-o", out], stdout=wfd, stderr=subprocess.PIPE)
+    os.close(wfd)
+    # The report appears, then the tool waits in the write of the summary:
+    # until /proc shows that wait (pipe_write, pipe_wait, ... by kernel),
+    # or where it does not, for 1.5 s after the report appeared.
+    appeared = None
+    for _ in range(400):
+        time.sleep(0.05)
+        if p.poll() is not None:
+            break
+        if not os.path.exists(out):
+            continue
+        appeared = appeared or time.monotonic()
+        try:
+            with open("/proc/%d/wchan" % p.pid) as f:
+                wchan = f.read().strip()
+        except OSError:
+            wchan = ""
+        if "pipe" in wchan or time.monotonic() - appeared > 1.5:
+            break
+    check(p.poll() is None and appeared,
+          f"the run waits in the summary's write once the report is in place (exit "
+          f"{p.poll()}, report {os.path.exists(out)})")
+    p.send_signal(signal.SIGINT)
+    try:
+        _, se = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, se = p.communicate()
+    os.set_blocking(r, False)
+    got = b""
+    try:
+        while True:
+            chunk = os.read(r, 65536)
+            if not chunk:
+                break
+            got += chunk
+    except BlockingIOError:
+        pass
+    os.close(r)
+    se = se.decode("utf-8", "replace")
+    last = se.strip().splitlines()[-1] if se.strip() else ""
+    check(p.returncode == EXIT["interrupted"] and last == "vmaf: interrupted (SIGINT, after 3 "
+          "frames): the report was written, the summary was not",
+          f"SIGINT once the report is complete: exit {p.returncode}, stderr {se!r}")
+    check(got == b"x" * filler, f"SIGINT once the report is complete: stdout got "
+          f"{got[filler:]!r} after the filler, not nothing")
+    check(os.listdir(outdir) == ["r.json"] and len(json_scores(out)[0]) == 3,
+          f"SIGINT once the report is complete: the whole report stays: {os.listdir(outdir)}")
+    check(not SANITIZER.search(se), f"SIGINT once the report is complete: sanitizer: {se!r}")
 
 
 def test_threads(tmp):
@@ -1854,7 +1949,8 @@ def main():
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(sig) == signal.SIG_IGN:
             signal.signal(sig, signal.SIG_DFL)
-    tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint, test_pipes,
+    tests = [test_basics, test_formats, test_reports, test_bad_inputs, test_sigint,
+             test_sigint_report, test_pipes,
              test_pipe_failure, test_pipe_open_order, test_pipe_first_frame_failure,
              test_pipe_memory, test_sigint_open,
              test_output_checks,
