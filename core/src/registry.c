@@ -102,6 +102,7 @@ static int same_options(const VmafOption *a, const VmafOption *b)
             return a->name == b->name;
         if (strcmp(a->name, b->name) || a->type != b->type || a->flags != b->flags ||
             strcmp(a->help ? a->help : "", b->help ? b->help : "") ||
+            strcmp(a->needs ? a->needs : "", b->needs ? b->needs : "") ||
             !same_features(a->enables, b->enables))
             return 0;
         switch (a->type) {

@@ -84,6 +84,17 @@ static const VmafOption opts_type[] = {
     { .name = NULL }
 };
 
+/* As opts_a, but its bool does nothing without the int (a warning). */
+static const VmafOption opts_needs[] = {
+    { .name = "n", .help = "an int", .type = VMAF_OPT_TYPE_INT, .offset = offsetof(Priv, n),
+      .def.i = 3, .min = 0, .max = 10 },
+    { .name = "x", .help = "a double", .type = VMAF_OPT_TYPE_DOUBLE,
+      .offset = offsetof(Priv, x), .def.d = 0.5, .min = -1.0, .max = 1.0 },
+    { .name = "b", .help = "a bool", .type = VMAF_OPT_TYPE_BOOL, .offset = offsetof(Priv, b),
+      .def.b = false, .needs = "n" },
+    { .name = NULL }
+};
+
 static const char *const feat_a[] = { "fa", "fa_extra", NULL };
 static const char *const feat_a_short[] = { "fa", NULL };
 static const char *const feat_b[] = { "fb", NULL };
@@ -112,6 +123,7 @@ static const VmafFeatureExtractor tw_help = TWIN("a_cuda", "a", opts_help, feat_
 static const VmafFeatureExtractor tw_bool = TWIN("a_cuda", "a", opts_bool, feat_a);
 static const VmafFeatureExtractor tw_short = TWIN("a_cuda", "a", opts_short, feat_a);
 static const VmafFeatureExtractor tw_type = TWIN("a_cuda", "a", opts_type, feat_a);
+static const VmafFeatureExtractor tw_needs = TWIN("a_cuda", "a", opts_needs, feat_a);
 static const VmafFeatureExtractor tw_noopts = TWIN("a_cuda", "a", NULL, feat_a);
 static const VmafFeatureExtractor tw_feats = TWIN("a_cuda", "a", opts_same, feat_a_short);
 static const VmafFeatureExtractor tw_nocpu = TWIN("a_cuda", "nonexistent", opts_same, feat_a);
@@ -180,6 +192,7 @@ static void test_crafted_tables(void)
         { "twin bool default differs", &tw_bool },
         { "twin lacks an option", &tw_short },
         { "twin option type differs", &tw_type },
+        { "twin option needs another", &tw_needs },
         { "twin has no options", &tw_noopts },
         { "twin features differ", &tw_feats },
         { "twin names no cpu extractor", &tw_nocpu },
