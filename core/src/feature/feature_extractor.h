@@ -76,7 +76,7 @@ typedef struct VmafFex {
      * the host copies of device pictures are 4:0:0 whatever the context's
      * format (libvmaf.c), and a context may be given both kinds. */
     unsigned bpc, w, h;
-    unsigned first_index; /* the frame whose arrival started it: init's lines name it */
+    unsigned first_index; /* the frame whose arrival started it (the twin's init lines name it) */
 } VmafFex;
 
 typedef struct VmafFeatureExtractor {
@@ -95,7 +95,9 @@ typedef struct VmafFeatureExtractor {
                          char *why, size_t why_len);
 
     /* Allocates the state for this geometry; options are already in priv.
-     * A refusal logs one error naming the extractor and the limit. */
+     * A refusal logs one error naming the extractor and the limit. On any
+     * failure init frees what it allocated itself: close() is called only
+     * for instances whose init succeeded. */
     int (*init)(VmafFex *fex);
 
     /* CPU extractors: score one pair and append to the collector. A
@@ -120,10 +122,11 @@ typedef struct VmafFeatureExtractor {
     int (*submit)(VmafFex *fex, const struct VmafCudaPlanes *planes);
     int (*collect)(VmafFex *fex, bool wait, VmafFeatureCollector *fc);
 
-    /* Optional: called once after the last frame. */
+    /* Optional: called once after the last frame, on the first instance
+     * only (a frame-parallel extractor's other instances get no flush). */
     int (*flush)(VmafFex *fex, VmafFeatureCollector *fc);
 
-    /* Frees everything init allocated; safe after a failed init. */
+    /* Frees everything a successful init allocated. */
     void (*close)(VmafFex *fex);
 } VmafFeatureExtractor;
 
