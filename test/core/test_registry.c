@@ -48,16 +48,17 @@ static int dummy_collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
     return 0;
 }
 
-#define OPTS(def_n, min_n, max_n, help_x, def_b)                                           \
+#define OPTS_N(def_n, min_n, max_n, help_x, def_b, needs_b)                                \
     {                                                                                      \
         { .name = "n", .help = "an int", .type = VMAF_OPT_TYPE_INT,                        \
           .offset = offsetof(Priv, n), .def.i = (def_n), .min = (min_n), .max = (max_n) }, \
         { .name = "x", .help = (help_x), .type = VMAF_OPT_TYPE_DOUBLE,                     \
           .offset = offsetof(Priv, x), .def.d = 0.5, .min = -1.0, .max = 1.0 },            \
         { .name = "b", .help = "a bool", .type = VMAF_OPT_TYPE_BOOL,                       \
-          .offset = offsetof(Priv, b), .def.b = (def_b) },                                 \
+          .offset = offsetof(Priv, b), .def.b = (def_b), .needs = (needs_b) },             \
         { .name = NULL }                                                                   \
     }
+#define OPTS(def_n, min_n, max_n, help_x, def_b) OPTS_N(def_n, min_n, max_n, help_x, def_b, NULL)
 
 static const VmafOption opts_a[] = OPTS(3, 0, 10, "a double", false);
 /* A separate array with the same content: twins are compared by value. */
@@ -67,6 +68,8 @@ static const VmafOption opts_min[] = OPTS(3, 1, 10, "a double", false);
 static const VmafOption opts_max[] = OPTS(3, 0, 11, "a double", false);
 static const VmafOption opts_help[] = OPTS(3, 0, 10, "another double", false);
 static const VmafOption opts_bool[] = OPTS(3, 0, 10, "a double", true);
+/* As opts_a, but its bool does nothing without the int (a warning). */
+static const VmafOption opts_needs[] = OPTS_N(3, 0, 10, "a double", false, "n");
 static const VmafOption opts_short[] = {
     { .name = "n", .help = "an int", .type = VMAF_OPT_TYPE_INT, .offset = offsetof(Priv, n),
       .def.i = 3, .min = 0, .max = 10 },
@@ -81,17 +84,6 @@ static const VmafOption opts_type[] = {
       .offset = offsetof(Priv, x), .def.d = 0.5, .min = -1.0, .max = 1.0 },
     { .name = "b", .help = "a bool", .type = VMAF_OPT_TYPE_BOOL, .offset = offsetof(Priv, b),
       .def.b = false },
-    { .name = NULL }
-};
-
-/* As opts_a, but its bool does nothing without the int (a warning). */
-static const VmafOption opts_needs[] = {
-    { .name = "n", .help = "an int", .type = VMAF_OPT_TYPE_INT, .offset = offsetof(Priv, n),
-      .def.i = 3, .min = 0, .max = 10 },
-    { .name = "x", .help = "a double", .type = VMAF_OPT_TYPE_DOUBLE,
-      .offset = offsetof(Priv, x), .def.d = 0.5, .min = -1.0, .max = 1.0 },
-    { .name = "b", .help = "a bool", .type = VMAF_OPT_TYPE_BOOL, .offset = offsetof(Priv, b),
-      .def.b = false, .needs = "n" },
     { .name = NULL }
 };
 

@@ -33,7 +33,7 @@
 typedef struct Log {
     char text[8192];
     size_t len;
-    unsigned warnings, errors;
+    unsigned warnings;
 } Log;
 
 static void on_log(void *opaque, enum VmafLogLevel level, const char *message)
@@ -41,8 +41,6 @@ static void on_log(void *opaque, enum VmafLogLevel level, const char *message)
     Log *l = opaque;
     if (level == VMAF_LOG_LEVEL_WARNING)
         l->warnings++;
-    if (level == VMAF_LOG_LEVEL_ERROR)
-        l->errors++;
     const int n = snprintf(l->text + l->len, sizeof(l->text) - l->len, "%s\n", message);
     if (n > 0)
         l->len = l->len + (size_t)n < sizeof(l->text) ? l->len + (size_t)n : sizeof(l->text) - 1;
