@@ -1,0 +1,98 @@
+#!/bin/sh
+# Builds a minimal FFmpeg 7.1 (Debian 13's source package) with both of its
+# libvmaf filters, libvmaf (CPU) and libvmaf_cuda (GPU, FFmpeg 6.1 and
+# later), linked against this library. test/api/ffmpeg7_check.py then runs
+# them on the golden vectors; docs/consumers.md has the results.
+#
+# Not run by CI: it downloads about 11 MB of source from Debian's servers and
+# compiles for about 2 minutes on 2 cores. Nothing of FFmpeg is committed.
+# The binary needs no GPU to build or to run its CPU filter, and it loads
+# libvmaf.so.3 at run time, so the same binary serves a GPU machine that has
+# no network: copy it there (the CUDA suite's FFMPEG7 variable takes it) and
+# point LD_LIBRARY_PATH at a CUDA build of the library.
+#
+# usage: test/api/ffmpeg7_build.sh [OUTDIR]   (from the repository root, as
+#        root for apt-get; default OUTDIR .ffmpeg7, which git ignores)
+# Environment: WORK (default /tmp/ffmpeg7-work) for the sources and the
+#              library's install prefix; JOBS (default: all cores);
+#              SKIP_APT=1 when the sources are already under WORK.
+set -eu
+
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+OUTDIR=${1:-$SRC/.ffmpeg7}
+WORK=${WORK:-/tmp/ffmpeg7-work}
+JOBS=${JOBS:-$(nproc)}
+PREFIX=$WORK/vmaf-prefix
+say() { printf '== %s\n' "$*"; }
+
+# 1. The library's headers and pkg-config file. A build without CUDA is
+#    enough to link: libvmaf_cuda.h and its functions exist in every build,
+#    and FFmpeg's configure only checks that vmaf_cuda_state_init links.
+say "installing the library into $PREFIX"
+BUILD=$WORK/build-lib
+[ -d "$BUILD" ] || meson setup --prefix="$PREFIX" "$BUILD" "$SRC" -Dcuda=disabled -Dtests=false >/dev/null
+ninja -C "$BUILD" -j"$JOBS" install >/dev/null
+PCDIR=$(dirname "$(find "$PREFIX" -name libvmaf.pc | head -n 1)")
+
+# 2. Sources: FFmpeg 7.1 and nv-codec-headers (the driver API declarations
+#    FFmpeg's CUDA code loads libcuda.so.1 with) from Debian 13's deb-src.
+#    A sources file of its own adds deb-src only: no binary package of
+#    Debian 13 can be installed through it.
+mkdir -p "$WORK"
+if [ "${SKIP_APT:-0}" != 1 ]; then
+    list=/etc/apt/sources.list.d/vmaf-ffmpeg7-src.sources
+    if [ ! -f "$list" ]; then
+        printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: trixie' \
+            'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$list"
+    fi
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends dpkg-dev xz-utils pkg-config make
+    # --download-only: only the upstream tarballs are used, not Debian's
+    # packaging. A missing packaging file (the mirror once answered 404 for
+    # nv-codec-headers' .debian.tar.xz) fails apt-get but not this build:
+    # the check below wants the tarballs alone.
+    for pkg in ffmpeg nv-codec-headers; do
+        (cd "$WORK" && apt-get source -q --download-only "$pkg/trixie") ||
+            echo "ffmpeg7_build: apt-get source $pkg/trixie reported an error; going on if its .orig tarball came" >&2
+    done
+fi
+FFTAR=$(ls "$WORK"/ffmpeg_7.1*.orig.tar.xz 2>/dev/null | head -n 1 || true)
+NVTAR=$(ls "$WORK"/nv-codec-headers_*.orig.tar.xz 2>/dev/null | head -n 1 || true)
+[ -n "$FFTAR" ] && [ -n "$NVTAR" ] || {
+    echo "ffmpeg7_build: the FFmpeg 7.1 or nv-codec-headers source tarball is missing from $WORK;" \
+         "run as root with network access, or put them there and set SKIP_APT=1" >&2
+    exit 1
+}
+FF=$WORK/$(tar -tf "$FFTAR" | head -n 1 | cut -d/ -f1)
+NV=$WORK/$(tar -tf "$NVTAR" | head -n 1 | cut -d/ -f1)
+[ -d "$FF" ] || tar -xf "$FFTAR" -C "$WORK"
+[ -d "$NV" ] || tar -xf "$NVTAR" -C "$WORK"
+make -C "$NV" PREFIX="$WORK/nvh" install >/dev/null
+say "FFmpeg source: $FF"
+
+# 3. Raw video in, the two filters and the CUDA upload, the null muxer out.
+#    configure: libvmaf_cuda_filter_deps="libvmaf libvmaf_cuda ffnvcodec",
+#    where libvmaf_cuda is check_pkg_config libvmaf_cuda "libvmaf >= 2.0.0"
+#    libvmaf_cuda.h vmaf_cuda_state_init.
+(cd "$FF" &&
+ PKG_CONFIG_PATH=$PCDIR:$WORK/nvh/lib/pkgconfig ./configure --enable-libvmaf \
+    --enable-ffnvcodec --enable-cuda \
+    --disable-everything --disable-autodetect --disable-doc --disable-x86asm \
+    --disable-debug --disable-ffplay --disable-ffprobe --disable-network \
+    --enable-filter=libvmaf,libvmaf_cuda,hwupload_cuda,null,buffer,buffersink,scale,format \
+    --enable-protocol=file,pipe --enable-demuxer=rawvideo,yuv4mpegpipe \
+    --enable-decoder=rawvideo,wrapped_avframe \
+    --enable-encoder=wrapped_avframe,rawvideo --enable-muxer=null,rawvideo >"$WORK/configure.log" 2>&1 ||
+ { tail -20 "$WORK/configure.log" >&2; exit 1; })
+for f in libvmaf libvmaf_cuda hwupload_cuda; do
+    grep -q "^#define CONFIG_$(echo "$f" | tr a-z A-Z)_FILTER 1" "$FF/config_components.h" || {
+        echo "ffmpeg7_build: configure left the $f filter out (see $WORK/configure.log)" >&2
+        exit 1
+    }
+done
+(cd "$FF" && nice -n 10 make -j"$JOBS" ffmpeg >"$WORK/make.log" 2>&1) ||
+    { tail -20 "$WORK/make.log" >&2; exit 1; }
+mkdir -p "$OUTDIR"
+cp "$FF/ffmpeg" "$OUTDIR/ffmpeg"
+say "built $OUTDIR/ffmpeg ($(basename "$FF")); it needs libvmaf.so.3 on LD_LIBRARY_PATH:"
+say "  LD_LIBRARY_PATH=<build>/core python3 test/api/ffmpeg7_check.py $OUTDIR/ffmpeg"
