@@ -10,7 +10,9 @@
 # Environment: BUILD_DIR (default build-gpu-suite), CUDA_ARCH (default 90),
 # BENCH_FRAMES (default 200), JOBS (default: all cores), TAR_LOGS=1 (pack the
 # logs into logs.tar.xz), SUITES (default
-# "cuda cuda_host ssim"), PARITY=0 / SANITIZE=0 / BENCH=0 to leave a step out.
+# "cuda cuda_host ssim"), PARITY=0 / SANITIZE=0 / BENCH=0 to leave a step out;
+# FFMPEG7 (default .ffmpeg7/ffmpeg, from test/api/ffmpeg7_build.sh; 0 leaves
+# the FFmpeg step out) and FFMPEG7_BENCH_FRAMES (default 100).
 set -u
 LOG=${1:-${OUT:-/tmp/gpu_suite}}
 mkdir -p "$LOG"
@@ -144,6 +146,29 @@ else
     SUMMARY+=("CLI golden parity                  skip      (no $VMAF)")
 fi
 
+# FFmpeg 7.1's own libvmaf_cuda filter (and its CPU libvmaf filter) on the
+# golden vectors, with a 4K timing of both. The binary cannot be built here
+# (no network): test/api/ffmpeg7_build.sh builds it into .ffmpeg7/ on a
+# machine with Debian's package servers, and the run carries that folder.
+FFMPEG7=${FFMPEG7:-$PWD/.ffmpeg7/ffmpeg}
+if [ "$FFMPEG7" = 0 ]; then
+    SUMMARY+=("FFmpeg 7.1 filters                 skip      (FFMPEG7=0)")
+elif [ -x "$FFMPEG7" ]; then
+    case $BUILD in /*) libdir=$BUILD/core ;; *) libdir=$PWD/$BUILD/core ;; esac
+    step "FFmpeg 7.1 libvmaf/libvmaf_cuda filters" ffmpeg7.log \
+        env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" python3 test/api/ffmpeg7_check.py "$FFMPEG7" \
+        --bench-frames "${FFMPEG7_BENCH_FRAMES:-100}"
+    if [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
+        # The library inside FFmpeg's CUDA context, with FFmpeg's device
+        # pictures and copies: p01's runs through the GPU filter.
+        step "compute-sanitizer memcheck (FFmpeg p01)" sanitizer_ffmpeg7_memcheck.log \
+            env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" python3 test/api/ffmpeg7_check.py "$FFMPEG7" \
+            --only p01 --gpu-only --wrapper "compute-sanitizer --tool memcheck --error-exitcode 9"
+    fi
+else
+    SUMMARY+=("FFmpeg 7.1 filters                 skip      (no $FFMPEG7; see test/api/ffmpeg7_build.sh)")
+fi
+
 if [ "${SANITIZE:-1}" = 0 ]; then
     SUMMARY+=("compute-sanitizer                  skip      (SANITIZE=0)")
 elif command -v compute-sanitizer >/dev/null; then
@@ -172,6 +197,10 @@ cat "$LOG/tests_summary.txt"
 for b in cpu cuda; do
     [ -f "$LOG/parity_$b.log" ] && echo "CLI parity $b: $(tail -1 "$LOG/parity_$b.log")"
 done
+[ -f "$LOG/ffmpeg7.log" ] && {
+    echo "FFmpeg 7.1 filters: $(tail -1 "$LOG/ffmpeg7.log")"
+    grep -E "^(FAIL|ok   benchmark)" "$LOG/ffmpeg7.log"
+}
 [ -f "$LOG/cli_basics.log" ] &&
     echo "CLI basics and reports with a GPU: $(grep "checks passed" "$LOG/cli_basics.log" | tr '\n' ' ')"
 for f in "$LOG"/sanitizer_*.log; do
