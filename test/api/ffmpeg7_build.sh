@@ -1,8 +1,10 @@
 #!/bin/sh
 # Builds a minimal FFmpeg 7.1 (Debian 13's source package) with both of its
 # libvmaf filters, libvmaf (CPU) and libvmaf_cuda (GPU, FFmpeg 6.1 and
-# later), linked against this library. test/api/ffmpeg7_check.py then runs
-# them on the golden vectors; docs/consumers.md has the results.
+# later), linked against this library, with NVDEC and scale_cuda for the
+# GPU pipeline on encoded video, and encodes the two H.264 streams that
+# pipeline is run on. test/api/ffmpeg7_check.py then runs them;
+# docs/consumers.md has the results.
 #
 # Not run by CI: it downloads about 11 MB of source from Debian's servers and
 # compiles for about 2 minutes on 2 cores. Nothing of FFmpeg is committed.
@@ -46,7 +48,9 @@ if [ "${SKIP_APT:-0}" != 1 ]; then
             'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$list"
     fi
     apt-get update -q
-    apt-get install -y -q --no-install-recommends dpkg-dev xz-utils pkg-config make
+    # clang compiles scale_cuda's kernels (--enable-cuda-llvm, no nvcc
+    # needed); x264 encodes the H.264 streams of the NVDEC runs.
+    apt-get install -y -q --no-install-recommends dpkg-dev xz-utils pkg-config make clang x264
     # --download-only: only the upstream tarballs are used, not Debian's
     # packaging. A missing packaging file (the mirror once answered 404 for
     # nv-codec-headers' .debian.tar.xz) fails apt-get but not this build:
@@ -70,23 +74,24 @@ NV=$WORK/$(tar -tf "$NVTAR" | head -n 1 | cut -d/ -f1)
 make -C "$NV" PREFIX="$WORK/nvh" install >/dev/null
 say "FFmpeg source: $FF"
 
-# 3. Raw video in, the two filters and the CUDA upload, the null muxer out.
-#    configure: libvmaf_cuda_filter_deps="libvmaf libvmaf_cuda ffnvcodec",
-#    where libvmaf_cuda is check_pkg_config libvmaf_cuda "libvmaf >= 2.0.0"
-#    libvmaf_cuda.h vmaf_cuda_state_init.
+# 3. Raw video, Y4M and raw H.264 in; the two filters, the CUDA upload,
+#    NVDEC for H.264 and scale_cuda (its kernels compiled by clang); the
+#    null muxer out. configure: libvmaf_cuda_filter_deps="libvmaf
+#    libvmaf_cuda ffnvcodec", where libvmaf_cuda is check_pkg_config
+#    libvmaf_cuda "libvmaf >= 2.0.0" libvmaf_cuda.h vmaf_cuda_state_init.
 (cd "$FF" &&
  PKG_CONFIG_PATH=$PCDIR:$WORK/nvh/lib/pkgconfig ./configure --enable-libvmaf \
-    --enable-ffnvcodec --enable-cuda \
+    --enable-ffnvcodec --enable-cuda --enable-cuda-llvm --enable-nvdec \
     --disable-everything --disable-autodetect --disable-doc --disable-x86asm \
     --disable-debug --disable-ffplay --disable-ffprobe --disable-network \
-    --enable-filter=libvmaf,libvmaf_cuda,hwupload_cuda,null,buffer,buffersink,scale,format \
-    --enable-protocol=file,pipe --enable-demuxer=rawvideo,yuv4mpegpipe \
-    --enable-decoder=rawvideo,wrapped_avframe \
+    --enable-filter=libvmaf,libvmaf_cuda,hwupload_cuda,scale_cuda,null,buffer,buffersink,scale,format \
+    --enable-protocol=file,pipe --enable-demuxer=rawvideo,yuv4mpegpipe,h264 --enable-parser=h264 \
+    --enable-decoder=rawvideo,wrapped_avframe,h264 --enable-hwaccel=h264_nvdec \
     --enable-encoder=wrapped_avframe,rawvideo --enable-muxer=null,rawvideo >"$WORK/configure.log" 2>&1 ||
  { tail -20 "$WORK/configure.log" >&2; exit 1; })
-for f in libvmaf libvmaf_cuda hwupload_cuda; do
-    grep -q "^#define CONFIG_$(echo "$f" | tr a-z A-Z)_FILTER 1" "$FF/config_components.h" || {
-        echo "ffmpeg7_build: configure left the $f filter out (see $WORK/configure.log)" >&2
+for c in LIBVMAF_FILTER LIBVMAF_CUDA_FILTER HWUPLOAD_CUDA_FILTER SCALE_CUDA_FILTER H264_NVDEC_HWACCEL; do
+    grep -q "^#define CONFIG_$c 1" "$FF/config_components.h" || {
+        echo "ffmpeg7_build: configure left $c out (see $WORK/configure.log)" >&2
         exit 1
     }
 done
@@ -94,5 +99,7 @@ done
     { tail -20 "$WORK/make.log" >&2; exit 1; }
 mkdir -p "$OUTDIR"
 cp "$FF/ffmpeg" "$OUTDIR/ffmpeg"
+# 4. The H.264 streams of the NVDEC runs (10 MB), beside the binary.
+python3 "$SRC/test/api/ffmpeg7_check.py" --make-media "$OUTDIR/media"
 say "built $OUTDIR/ffmpeg ($(basename "$FF")); it needs libvmaf.so.3 on LD_LIBRARY_PATH:"
 say "  LD_LIBRARY_PATH=<build>/core python3 test/api/ffmpeg7_check.py $OUTDIR/ffmpeg"
