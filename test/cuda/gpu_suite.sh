@@ -199,7 +199,7 @@ for b in cpu cuda; do
 done
 [ -f "$LOG/ffmpeg7.log" ] && {
     echo "FFmpeg 7.1 filters: $(tail -1 "$LOG/ffmpeg7.log")"
-    grep -E "^(FAIL|ok   benchmark)" "$LOG/ffmpeg7.log"
+    grep -E "^(FAIL|ok   (benchmark|NVDEC))" "$LOG/ffmpeg7.log"
 }
 [ -f "$LOG/cli_basics.log" ] &&
     echo "CLI basics and reports with a GPU: $(grep "checks passed" "$LOG/cli_basics.log" | tr '\n' ' ')"
