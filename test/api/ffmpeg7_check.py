@@ -410,6 +410,65 @@ def nvdec(r, gpu_ok, media):
     ])
 
 
+def self_test(vectors, vdir):
+    """The helpers every FFmpeg run rests on, without FFmpeg: CI runs this
+    (meson test --suite api), so the check cannot rot where no FFmpeg 7.1
+    and no GPU exist."""
+    fmts = {(420, 8): "yuv420p", (422, 10): "yuv422p10le", (444, 12): "yuv444p12le",
+            (422, 16): "yuv422p16le"}
+    for (fmt, bpc), want in fmts.items():
+        got = native_fmt({"fmt": fmt, "bpc": bpc})
+        result(got == want, "native_fmt %d %d-bit is %s" % (fmt, bpc, want), got)
+    for opts, want in (("", "name=float_ssim"),
+                       ("scale=2", "name=float_ssim\\\\:scale=2"),
+                       ("enable_db=true:clip_db=true",
+                        "name=float_ssim\\\\:enable_db=true\\\\:clip_db=true")):
+        got = feature_arg(opts)
+        result(got == want, "feature_arg('%s') escapes ':' twice" % opts, got)
+    for v in vectors:
+        with lzma.open(os.path.join(vdir, v["ref"] + ".xz")) as f:
+            data = f.read()
+        out = array("H", to_444p16(data, v))
+        if sys.byteorder != "little":
+            out.byteswap()
+        ysz, csz = frame_sizes(v)
+        bps = 1 if v["bpc"] == 8 else 2
+        inp = array("B", data) if bps == 1 else array("H", data)
+        if bps == 2 and sys.byteorder != "little":
+            inp.byteswap()
+        bad = [] if len(out) == 3 * ysz * v["frames"] else ["%d samples" % len(out)]
+        for k in range(v["frames"] if not bad else 0):
+            luma = inp[k * (ysz + 2 * csz):k * (ysz + 2 * csz) + ysz]
+            want = array("H", (p << (16 - v["bpc"]) for p in luma))
+            if out[3 * ysz * k:3 * ysz * k + ysz] != want:
+                bad.append("frame %d: luma is not p << %d" % (k, 16 - v["bpc"]))
+            if out[3 * ysz * k + ysz:3 * ysz * (k + 1)] != array("H", [0x8000]) * (2 * ysz):
+                bad.append("frame %d: chroma is not mid-grey" % k)
+        result(not bad, "%s as yuv444p16le: luma << %d, chroma 0x8000" %
+               (v["id"], 16 - v["bpc"]), "; ".join(bad))
+    v14 = [v for v in vectors if v["id"] == "p14"][0]
+    with lzma.open(os.path.join(vdir, v14["ref"] + ".xz")) as f:
+        src = f.read()
+    w, h = 1920, 1080
+    for shift in (0, 8, 3842):
+        big = tile_4k(src, shift)
+        bad = [] if len(big) == 3840 * 2160 * 3 // 2 else ["%d bytes" % len(big)]
+        for y in (0, 1079, 1080, 2159) if not bad else ():
+            row = src[(y % h) * w:(y % h + 1) * w] * 2
+            sh = shift % 3840
+            if big[y * 3840:(y + 1) * 3840] != row[sh:] + row[:sh]:
+                bad.append("luma row %d" % y)
+        for y in (0, 539, 540, 1079) if not bad else ():
+            plane = src[w * h:w * h * 5 // 4]
+            row = plane[(y % 540) * 960:(y % 540 + 1) * 960] * 2
+            sh = (shift // 2) % 1920
+            off = 3840 * 2160 + y * 1920
+            if big[off:off + 1920] != row[sh:] + row[:sh]:
+                bad.append("first chroma row %d" % y)
+        result(not bad, "tile_4k(p14, %d): 2 x 2 tiles rolled left by %d" % (shift, shift),
+               "; ".join(bad))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("ffmpeg", nargs="?")
@@ -423,6 +482,8 @@ def main():
     ap.add_argument("--make-media", default="", metavar="DIR",
                     help="write the H.264 streams into DIR with x264 and stop")
     ap.add_argument("--media-frames", type=int, default=192)
+    ap.add_argument("--self-test", action="store_true",
+                    help="check the conversions and escapes without FFmpeg, and stop")
     ap.add_argument("--only", default="")
     ap.add_argument("--gpu-only", action="store_true", help="leave the CPU filter's runs out")
     ap.add_argument("--wrapper", default="",
@@ -434,6 +495,10 @@ def main():
     if a.make_media:
         make_media(a.vectors, v14, a.make_media, a.media_frames)
         return 0
+    if a.self_test:
+        self_test(vectors, a.vectors)
+        print("ffmpeg7_check self-test: %d passed, %d failed" % (PASSED, FAILED))
+        return 1 if FAILED else 0
     if not a.ffmpeg:
         ap.error("give the ffmpeg binary")
     media = a.media or os.path.join(os.path.dirname(os.path.abspath(a.ffmpeg)), "media")
