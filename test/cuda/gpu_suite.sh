@@ -147,9 +147,11 @@ else
 fi
 
 # FFmpeg 7.1's own libvmaf_cuda filter (and its CPU libvmaf filter) on the
-# golden vectors, with a 4K timing of both. The binary cannot be built here
-# (no network): test/api/ffmpeg7_build.sh builds it into .ffmpeg7/ on a
-# machine with Debian's package servers, and the run carries that folder.
+# golden vectors, then 4K timings of both, on raw files and, with the H.264
+# streams of .ffmpeg7/media/, through NVDEC. Neither the binary nor the
+# streams can be made here (no network, no encoder):
+# test/api/ffmpeg7_build.sh makes them on a machine with Debian's package
+# servers, and the run carries .ffmpeg7/.
 FFMPEG7=${FFMPEG7:-$PWD/.ffmpeg7/ffmpeg}
 if [ "$FFMPEG7" = 0 ]; then
     SUMMARY+=("FFmpeg 7.1 filters                 skip      (FFMPEG7=0)")
