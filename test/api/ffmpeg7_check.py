@@ -4,9 +4,12 @@ library, on every golden vector.
 
 usage: LD_LIBRARY_PATH=<build>/core python3 test/api/ffmpeg7_check.py FFMPEG
            [--golden test/data/golden.json] [--vectors test/data]
-           [--bench-frames N] [--only ID,ID...]
+           [--bench-frames N] [--media DIR] [--only ID,ID...]
+           [--gpu-only] [--wrapper CMD]
+       python3 test/api/ffmpeg7_check.py --make-media DIR   (needs x264)
+       python3 test/api/ffmpeg7_check.py --self-test        (no FFmpeg)
 
-FFMPEG comes from test/api/ffmpeg7_build.sh. What runs:
+FFMPEG and the media come from test/api/ffmpeg7_build.sh. What runs:
 
 - libvmaf (the CPU filter) on every golden run, each vector in its own
   pixel format (FFmpeg 7.1 copies whole rows above 8 bits, which 5.1 did
@@ -509,7 +512,6 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         r = Runner(a.ffmpeg, tmp, shlex.split(a.wrapper))
         r.vectors = a.vectors
-        r.tmp = tmp
         gpu_ok, why = gpu_usable(a.ffmpeg, tmp)
         print("GPU: %s" % ("usable" if gpu_ok else "not usable (%s)" % why[0]))
         if not gpu_ok and require_gpu:
