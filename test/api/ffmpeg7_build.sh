@@ -17,7 +17,11 @@
 #        root for apt-get; default OUTDIR .ffmpeg7, which git ignores)
 # Environment: WORK (default /tmp/ffmpeg7-work) for the sources and the
 #              library's install prefix; JOBS (default: all cores);
-#              SKIP_APT=1 when the sources are already under WORK.
+#              SKIP_APT=1 when the sources are already under WORK;
+#              MEDIA=0 leaves the H.264 streams (and x264) out.
+# Exit status 77 when the sources or the tools could not be had (no
+# network, no root): nothing of this project was tested then. Any other
+# failure, such as FFmpeg's configure or link refusing the library, is 1.
 set -eu
 
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -47,10 +51,14 @@ if [ "${SKIP_APT:-0}" != 1 ]; then
         printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: trixie' \
             'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' >"$list"
     fi
-    apt-get update -q
+    # A failed update or install shows below as a missing tarball or tool.
+    apt-get update -q || true
     # clang compiles scale_cuda's kernels (--enable-cuda-llvm, no nvcc
     # needed); x264 encodes the H.264 streams of the NVDEC runs.
-    apt-get install -y -q --no-install-recommends dpkg-dev xz-utils pkg-config make clang x264
+    tools="dpkg-dev xz-utils pkg-config make clang"
+    [ "${MEDIA:-1}" = 0 ] || tools="$tools x264"
+    # shellcheck disable=SC2086
+    apt-get install -y -q --no-install-recommends $tools || true
     # --download-only: only the upstream tarballs are used, not Debian's
     # packaging. A missing packaging file (the mirror once answered 404 for
     # nv-codec-headers' .debian.tar.xz) fails apt-get but not this build:
@@ -65,8 +73,15 @@ NVTAR=$(ls "$WORK"/nv-codec-headers_*.orig.tar.xz 2>/dev/null | head -n 1 || tru
 [ -n "$FFTAR" ] && [ -n "$NVTAR" ] || {
     echo "ffmpeg7_build: the FFmpeg 7.1 or nv-codec-headers source tarball is missing from $WORK;" \
          "run as root with network access, or put them there and set SKIP_APT=1" >&2
-    exit 1
+    exit 77
 }
+for t in make clang pkg-config; do
+    command -v "$t" >/dev/null || { echo "ffmpeg7_build: $t is not installed" >&2; exit 77; }
+done
+if [ "${MEDIA:-1}" != 0 ] && ! command -v x264 >/dev/null; then
+    echo "ffmpeg7_build: x264 is not installed (MEDIA=0 builds without the H.264 streams)" >&2
+    exit 77
+fi
 FF=$WORK/$(tar -tf "$FFTAR" | head -n 1 | cut -d/ -f1)
 NV=$WORK/$(tar -tf "$NVTAR" | head -n 1 | cut -d/ -f1)
 [ -d "$FF" ] || tar -xf "$FFTAR" -C "$WORK"
@@ -100,6 +115,6 @@ done
 mkdir -p "$OUTDIR"
 cp "$FF/ffmpeg" "$OUTDIR/ffmpeg"
 # 4. The H.264 streams of the NVDEC runs (10 MB), beside the binary.
-python3 "$SRC/test/api/ffmpeg7_check.py" --make-media "$OUTDIR/media"
+[ "${MEDIA:-1}" = 0 ] || python3 "$SRC/test/api/ffmpeg7_check.py" --make-media "$OUTDIR/media"
 say "built $OUTDIR/ffmpeg ($(basename "$FF")); it needs libvmaf.so.3 on LD_LIBRARY_PATH:"
 say "  LD_LIBRARY_PATH=<build>/core python3 test/api/ffmpeg7_check.py $OUTDIR/ffmpeg"
