@@ -120,32 +120,38 @@ def feature_arg(options):
     return "name=float_ssim" + "".join("\\\\:" + o for o in options.split(":") if o)
 
 
+BASE = ["-hide_banner", "-nostdin", "-benchmark"]
+CUDA = ["-init_hw_device", "cuda=cu", "-filter_hw_device", "cu"]
+THREADS = os.cpu_count() or 1
+
+
 class Runner:
-    def __init__(self, ffmpeg, tmp, wrapper):
+    def __init__(self, ffmpeg, tmp, wrapper, vectors):
         self.ffmpeg = ffmpeg
         self.tmp = tmp
         self.wrapper = wrapper
+        self.vectors = vectors
         self.n = 0
 
-    def run(self, size, pix, dis, ref, feature, gpu, extra="", convert=""):
-        """Runs one filter; returns (exit status, stderr, log dict or None).
-        convert: a format FFmpeg converts both inputs to before the filter."""
+    def run(self, size, pix, dis, ref, feature, gpu, convert=""):
+        """Runs one filter; returns (exit status, its output, stderr and
+        stdout together, log dict or None). convert: a format FFmpeg
+        converts both inputs to before the filter."""
         self.n += 1
         log = os.path.join(self.tmp, "log%d.json" % self.n)
         inputs = ["-f", "rawvideo", "-pix_fmt", pix, "-s", size, "-i", dis,
                   "-f", "rawvideo", "-pix_fmt", pix, "-s", size, "-i", ref]
-        args = "model=:feature=%s:log_path=%s:log_fmt=json%s" % (feature, log, extra)
+        args = "model=:feature=%s:log_path=%s:log_fmt=json" % (feature, log)
         # Input 0 is the filter's "main" (distorted) pad, input 1 its "reference".
         conv = "format=%s," % convert if convert else ""
         if gpu:
-            cmd = self.wrapper + [self.ffmpeg, "-hide_banner", "-nostdin", "-benchmark",
-                   "-init_hw_device", "cuda=cu", "-filter_hw_device", "cu"] + inputs + [
+            cmd = self.wrapper + [self.ffmpeg] + BASE + CUDA + inputs + [
                    "-filter_complex",
                    "[0:v]%shwupload_cuda[d];[1:v]%shwupload_cuda[r];[d][r]libvmaf_cuda=%s" %
                    (conv, conv, args),
                    "-f", "null", "-"]
         else:
-            cmd = [self.ffmpeg, "-hide_banner", "-nostdin", "-benchmark"] + inputs + [
+            cmd = [self.ffmpeg] + BASE + inputs + [
                    "-lavfi", "[0:v][1:v]libvmaf=" + args, "-f", "null", "-"]
         # ffmpeg writes nothing to stdout here (-f null -), a wrapper such
         # as compute-sanitizer does: keep it with stderr.
@@ -278,11 +284,6 @@ def pipelines(r, label, counts, modes):
         result(same, "%s: libvmaf_cuda logged what libvmaf logged" % label,
                "pooled mean %s; a frame through the GPU filter takes %.2fx the CPU filter's time" %
                (logs[True]["pooled_metrics"]["float_ssim"]["mean"], times[True] / times[False]))
-
-
-BASE = ["-hide_banner", "-nostdin", "-benchmark"]
-CUDA = ["-init_hw_device", "cuda=cu", "-filter_hw_device", "cu"]
-THREADS = os.cpu_count() or 1
 
 
 def bench(r, gpu_ok, v14, frames):
@@ -510,8 +511,7 @@ def main():
     t0 = time.time()
 
     with tempfile.TemporaryDirectory() as tmp:
-        r = Runner(a.ffmpeg, tmp, shlex.split(a.wrapper))
-        r.vectors = a.vectors
+        r = Runner(a.ffmpeg, tmp, shlex.split(a.wrapper), a.vectors)
         gpu_ok, why = gpu_usable(a.ffmpeg, tmp)
         print("GPU: %s" % ("usable" if gpu_ok else "not usable (%s)" % why[0]))
         if not gpu_ok and require_gpu:

@@ -157,15 +157,16 @@ if [ "$FFMPEG7" = 0 ]; then
     SUMMARY+=("FFmpeg 7.1 filters                 skip      (FFMPEG7=0)")
 elif [ -x "$FFMPEG7" ]; then
     case $BUILD in /*) libdir=$BUILD/core ;; *) libdir=$PWD/$BUILD/core ;; esac
+    ffcheck=(env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+             python3 test/api/ffmpeg7_check.py "$FFMPEG7")
     step "FFmpeg 7.1 libvmaf/libvmaf_cuda filters" ffmpeg7.log \
-        env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" python3 test/api/ffmpeg7_check.py "$FFMPEG7" \
-        --bench-frames "${FFMPEG7_BENCH_FRAMES:-100}"
+        "${ffcheck[@]}" --bench-frames "${FFMPEG7_BENCH_FRAMES:-100}"
     if [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
         # The library inside FFmpeg's CUDA context, with FFmpeg's device
         # pictures and copies: p01's runs through the GPU filter.
         step "compute-sanitizer memcheck (FFmpeg p01)" sanitizer_ffmpeg7_memcheck.log \
-            env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" python3 test/api/ffmpeg7_check.py "$FFMPEG7" \
-            --only p01 --gpu-only --wrapper "compute-sanitizer --tool memcheck --error-exitcode 9"
+            "${ffcheck[@]}" --only p01 --gpu-only \
+            --wrapper "compute-sanitizer --tool memcheck --error-exitcode 9"
     fi
 else
     SUMMARY+=("FFmpeg 7.1 filters                 skip      (no $FFMPEG7; see test/api/ffmpeg7_build.sh)")
