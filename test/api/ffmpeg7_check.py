@@ -225,10 +225,12 @@ def timed(counts, make, log=None):
     start-up ms), or (None, the failure). A first, untimed run takes the
     machine's one-time costs (the first NVDEC session took 8 s on a fresh
     machine), and the lower of two rounds is kept, since ffmpeg's reading
-    varies from run to run by more than a filter adds."""
+    varies from run to run by more than a filter adds. The frames are the
+    ones ffmpeg reports, not n: an input cut by -t in seconds holds the
+    frames its timestamps put there, which need not be n."""
     best = None
     for rnd in range(3):
-        ms = []
+        ms, frames = [], []
         for n in (counts if rnd else counts[:1]):
             if log and os.path.exists(log):
                 os.unlink(log)
@@ -236,13 +238,18 @@ def timed(counts, make, log=None):
                                stderr=subprocess.PIPE, text=True, errors="replace",
                                timeout=600)
             m = re.search(r"rtime=([0-9.]+)s", p.stderr)
-            if p.returncode != 0 or not m:
+            f = re.findall(r"frame=\s*(\d+)", p.stderr)
+            if p.returncode != 0 or not m or not f:
                 return None, "exit %d: %s" % (p.returncode, p.stderr[-400:])
             ms.append(float(m.group(1)) * 1000.0)
+            frames.append(int(f[-1]))
         if rnd:
-            per = (ms[1] - ms[0]) / (counts[1] - counts[0])
+            if frames[1] <= frames[0]:
+                return None, "ffmpeg reported %d and %d frames for %d and %d" % (
+                    frames[0], frames[1], counts[0], counts[1])
+            per = (ms[1] - ms[0]) / (frames[1] - frames[0])
             if best is None or per < best[0]:
-                best = (per, ms[0] - per * counts[0])
+                best = (per, ms[0] - per * frames[0])
     return best
 
 
@@ -334,6 +341,7 @@ def bench(r, gpu_ok, v14, frames):
 
 
 MEDIA = ("ref_3840x2160.264", "dist_3840x2160.264")
+MEDIA_FPS = 30
 
 
 def make_media(vectors, v14, out, frames):
@@ -350,8 +358,9 @@ def make_media(vectors, v14, out, frames):
     try:
         for name, crf in zip(MEDIA, ("16", "34")):
             subprocess.run(["x264", "--quiet", "--no-progress", "--preset", "veryfast", "--crf", crf,
-                            "--keyint", "48", "--input-res", "3840x2160", "--fps", "30",
-                            "-o", os.path.join(out, name), raw], check=True)
+                            "--keyint", "48", "--input-res", "3840x2160",
+                            "--fps", str(MEDIA_FPS), "-o", os.path.join(out, name), raw],
+                           check=True)
     finally:
         os.unlink(raw)
     for name in MEDIA:
@@ -383,8 +392,9 @@ def nvdec(r, gpu_ok, media):
                "exit %d: %s" % (p.returncode, p.stderr[-300:]))
         return
     # A raw H.264 stream cannot be looped (its demuxer does not seek), so
-    # the streams hold every frame; -t cuts the first n of them (the
-    # demuxer's 25 frames a second, so n / 25 seconds).
+    # the streams hold every frame; -t cuts the first n of them. Their
+    # timestamps follow the rate x264 wrote into the streams (frame k at
+    # k / MEDIA_FPS seconds), so n - 1/2 frames' time keeps n.
     counts = (on_disk // 4, on_disk)
     ff = [r.ffmpeg] + BASE
 
@@ -394,7 +404,7 @@ def nvdec(r, gpu_ok, media):
             if hw:
                 args += ["-hwaccel", "cuda", "-hwaccel_device", "cu",
                          "-hwaccel_output_format", "cuda"]
-            args += ["-t", "%g" % (n / 25.0), "-i", path]
+            args += ["-t", "%g" % ((n - 0.5) / MEDIA_FPS), "-i", path]
         return args
 
     convert = "[0:v]scale_cuda=format=yuv420p[d];[1:v]scale_cuda=format=yuv420p[r]"
