@@ -2,12 +2,14 @@
 # Builds a minimal FFmpeg 7.1 (Debian 13's source package) with both of its
 # libvmaf filters, libvmaf (CPU) and libvmaf_cuda (GPU, FFmpeg 6.1 and
 # later), linked against this library, with NVDEC and scale_cuda for the
-# GPU pipeline on encoded video, and encodes the two H.264 streams that
-# pipeline is run on. test/api/ffmpeg7_check.py then runs them;
-# docs/consumers.md has the results.
+# GPU pipeline on encoded video, and encodes the streams that pipeline is
+# run on: two 8-bit H.264 ones and two 10-bit HEVC ones.
+# test/api/ffmpeg7_check.py then runs them; docs/consumers.md has the
+# results.
 #
-# Not run by CI: it downloads about 11 MB of source from Debian's servers and
-# compiles for about 2 minutes on 2 cores. Nothing of FFmpeg is committed.
+# It downloads about 11 MB of source from Debian's servers and compiles for
+# about 2 minutes on 2 cores; .ci/run builds it with MEDIA=0 and runs the
+# check's CPU part. Nothing of FFmpeg is committed.
 # The binary needs no GPU to build or to run its CPU filter, and it loads
 # libvmaf.so.3 at run time, so the same binary serves a GPU machine that has
 # no network: copy it there (the CUDA suite's FFMPEG7 variable takes it) and
@@ -18,7 +20,7 @@
 # Environment: WORK (default /tmp/ffmpeg7-work) for the sources and the
 #              library's install prefix; JOBS (default: all cores);
 #              SKIP_APT=1 when the sources are already under WORK;
-#              MEDIA=0 leaves the H.264 streams (and x264) out.
+#              MEDIA=0 leaves the streams (and x264, x265) out.
 # Exit status 77 when the sources or the tools could not be had (no
 # network, no root): nothing of this project was tested then. Any other
 # failure, such as FFmpeg's configure or link refusing the library, is 1.
@@ -54,9 +56,9 @@ if [ "${SKIP_APT:-0}" != 1 ]; then
     # A failed update or install shows below as a missing tarball or tool.
     apt-get update -q || true
     # clang compiles scale_cuda's kernels (--enable-cuda-llvm, no nvcc
-    # needed); x264 encodes the H.264 streams of the NVDEC runs.
+    # needed); x264 and x265 encode the streams of the NVDEC runs.
     tools="dpkg-dev xz-utils pkg-config make clang"
-    [ "${MEDIA:-1}" = 0 ] || tools="$tools x264"
+    [ "${MEDIA:-1}" = 0 ] || tools="$tools x264 x265"
     # shellcheck disable=SC2086
     apt-get install -y -q --no-install-recommends $tools || true
     # --download-only: only the upstream tarballs are used, not Debian's
@@ -78,9 +80,11 @@ NVTAR=$(ls "$WORK"/nv-codec-headers_*.orig.tar.xz 2>/dev/null | head -n 1 || tru
 for t in make clang pkg-config; do
     command -v "$t" >/dev/null || { echo "ffmpeg7_build: $t is not installed" >&2; exit 77; }
 done
-if [ "${MEDIA:-1}" != 0 ] && ! command -v x264 >/dev/null; then
-    echo "ffmpeg7_build: x264 is not installed (MEDIA=0 builds without the H.264 streams)" >&2
-    exit 77
+if [ "${MEDIA:-1}" != 0 ]; then
+    for t in x264 x265; do
+        command -v "$t" >/dev/null ||
+            { echo "ffmpeg7_build: $t is not installed (MEDIA=0 builds without the streams)" >&2; exit 77; }
+    done
 fi
 FF=$WORK/$(tar -tf "$FFTAR" | head -n 1 | cut -d/ -f1)
 NV=$WORK/$(tar -tf "$NVTAR" | head -n 1 | cut -d/ -f1)
@@ -89,9 +93,10 @@ NV=$WORK/$(tar -tf "$NVTAR" | head -n 1 | cut -d/ -f1)
 make -C "$NV" PREFIX="$WORK/nvh" install >/dev/null
 say "FFmpeg source: $FF"
 
-# 3. Raw video, Y4M and raw H.264 in; the two filters, the CUDA upload,
-#    NVDEC for H.264 and scale_cuda (its kernels compiled by clang); the
-#    null muxer out. configure: libvmaf_cuda_filter_deps="libvmaf
+# 3. Raw video, Y4M, raw H.264 and raw HEVC in; the two filters, the CUDA
+#    upload and download, NVDEC for H.264 and HEVC (whose Main 10 profile
+#    NVDEC decodes into 10-bit p010 frames) and scale_cuda (its kernels
+#    compiled by clang); the null muxer out. configure: libvmaf_cuda_filter_deps="libvmaf
 #    libvmaf_cuda ffnvcodec", where libvmaf_cuda is check_pkg_config
 #    libvmaf_cuda "libvmaf >= 2.0.0" libvmaf_cuda.h vmaf_cuda_state_init.
 (cd "$FF" &&
@@ -99,12 +104,13 @@ say "FFmpeg source: $FF"
     --enable-ffnvcodec --enable-cuda --enable-cuda-llvm --enable-nvdec \
     --disable-everything --disable-autodetect --disable-doc --disable-x86asm \
     --disable-debug --disable-ffplay --disable-ffprobe --disable-network \
-    --enable-filter=libvmaf,libvmaf_cuda,hwupload_cuda,scale_cuda,null,buffer,buffersink,scale,format \
-    --enable-protocol=file,pipe --enable-demuxer=rawvideo,yuv4mpegpipe,h264 --enable-parser=h264 \
-    --enable-decoder=rawvideo,wrapped_avframe,h264 --enable-hwaccel=h264_nvdec \
+    --enable-filter=libvmaf,libvmaf_cuda,hwupload_cuda,hwdownload,scale_cuda,null,buffer,buffersink,scale,format \
+    --enable-protocol=file,pipe --enable-demuxer=rawvideo,yuv4mpegpipe,h264,hevc --enable-parser=h264,hevc \
+    --enable-decoder=rawvideo,wrapped_avframe,h264,hevc --enable-hwaccel=h264_nvdec,hevc_nvdec \
     --enable-encoder=wrapped_avframe,rawvideo --enable-muxer=null,rawvideo >"$WORK/configure.log" 2>&1 ||
  { tail -20 "$WORK/configure.log" >&2; exit 1; })
-for c in LIBVMAF_FILTER LIBVMAF_CUDA_FILTER HWUPLOAD_CUDA_FILTER SCALE_CUDA_FILTER H264_NVDEC_HWACCEL; do
+for c in LIBVMAF_FILTER LIBVMAF_CUDA_FILTER HWUPLOAD_CUDA_FILTER HWDOWNLOAD_FILTER \
+         SCALE_CUDA_FILTER H264_NVDEC_HWACCEL HEVC_NVDEC_HWACCEL; do
     grep -q "^#define CONFIG_$c 1" "$FF/config_components.h" || {
         echo "ffmpeg7_build: configure left $c out (see $WORK/configure.log)" >&2
         exit 1
@@ -114,7 +120,7 @@ done
     { tail -20 "$WORK/make.log" >&2; exit 1; }
 mkdir -p "$OUTDIR"
 cp "$FF/ffmpeg" "$OUTDIR/ffmpeg"
-# 4. The H.264 streams of the NVDEC runs (10 MB), beside the binary.
+# 4. The streams of the NVDEC runs, beside the binary.
 [ "${MEDIA:-1}" = 0 ] || python3 "$SRC/test/api/ffmpeg7_check.py" --make-media "$OUTDIR/media"
 say "built $OUTDIR/ffmpeg ($(basename "$FF")); it needs libvmaf.so.3 on LD_LIBRARY_PATH:"
 say "  LD_LIBRARY_PATH=<build>/core python3 test/api/ffmpeg7_check.py $OUTDIR/ffmpeg"

@@ -6,7 +6,7 @@ usage: LD_LIBRARY_PATH=<build>/core python3 test/api/ffmpeg7_check.py FFMPEG
            [--golden test/data/golden.json] [--vectors test/data]
            [--bench-frames N] [--media DIR] [--only ID,ID...]
            [--gpu-only] [--wrapper CMD]
-       python3 test/api/ffmpeg7_check.py --make-media DIR   (needs x264)
+       python3 test/api/ffmpeg7_check.py --make-media DIR   (x264, x265)
        python3 test/api/ffmpeg7_check.py --self-test        (no FFmpeg)
 
 FFMPEG and the media come from test/api/ffmpeg7_build.sh. What runs:
@@ -21,10 +21,10 @@ FFMPEG and the media come from test/api/ffmpeg7_build.sh. What runs:
   vector in its own format converted by FFmpeg's format=yuv444p16le;
 - the golden error cases, through both filters;
 - with --bench-frames N (and a GPU), both filters on N frames of 3840x2160
-  yuv420p, timed by ffmpeg's -benchmark; and, where the H.264 streams of
-  --make-media exist, the pipeline a user runs on encoded video (NVDEC,
-  scale_cuda, libvmaf_cuda) against software decoding and the CPU filter,
-  which must log the same scores;
+  yuv420p, timed by ffmpeg's -benchmark; and, where the streams of
+  --make-media exist (8-bit H.264, 10-bit HEVC), the pipeline a user runs
+  on encoded video (NVDEC, scale_cuda, libvmaf_cuda) against software
+  decoding and the CPU filter, which must log the same scores;
 - with --wrapper CMD, each GPU run under CMD (compute-sanitizer, say);
   --gpu-only leaves the CPU filter out.
 
@@ -288,9 +288,25 @@ def pipelines(r, label, counts, modes):
     if len(logs) == 2:
         same = logs[False]["frames"] == logs[True]["frames"] and \
             logs[False]["pooled_metrics"] == logs[True]["pooled_metrics"]
-        result(same, "%s: libvmaf_cuda logged what libvmaf logged" % label,
-               "pooled mean %s; a frame through the GPU filter takes %.2fx the CPU filter's time" %
-               (logs[True]["pooled_metrics"]["float_ssim"]["mean"], times[True] / times[False]))
+        detail = "pooled mean %s; a frame through the GPU filter takes %.2fx the CPU filter's time" \
+            % (logs[True]["pooled_metrics"]["float_ssim"]["mean"], times[True] / times[False])
+        if not same:
+            detail = "%s; pooled mean %s against %s" % (
+                log_difference(logs[True], logs[False]),
+                logs[True]["pooled_metrics"]["float_ssim"]["mean"],
+                logs[False]["pooled_metrics"]["float_ssim"]["mean"])
+        result(same, "%s: libvmaf_cuda logged what libvmaf logged" % label, detail)
+    return logs
+
+
+def log_difference(a, b):
+    """How two logs' float_ssim frame scores differ, in words."""
+    if len(a["frames"]) != len(b["frames"]):
+        return "%d frames against %d" % (len(a["frames"]), len(b["frames"]))
+    d = [abs(x["metrics"]["float_ssim"] - y["metrics"]["float_ssim"])
+         for x, y in zip(a["frames"], b["frames"])]
+    return "%d of %d frame scores differ, by up to %.3g" % (
+        sum(1 for x in d if x), len(d), max(d) if d else 0.0)
 
 
 def bench(r, gpu_ok, v14, frames):
@@ -340,14 +356,29 @@ def bench(r, gpu_ok, v14, frames):
         os.unlink(p)
 
 
-MEDIA = ("ref_3840x2160.264", "dist_3840x2160.264")
+# The encoded streams of the NVDEC runs: (label, reference and distorted
+# files, the pixel format FFmpeg's software decoder gives, the filters that
+# take NVDEC's frames to a format libvmaf_cuda takes, yuv420p or
+# yuv444p16le). NVDEC gives nv12 for 8-bit H.264, which scale_cuda makes
+# yuv420p exactly. For HEVC Main 10 it gives p010, which scale_cuda widens
+# to yuv444p16le by bit replication, (p << 6) | (p >> 4), not the left
+# shift the 10-bit scores need (p010_widening shows it); the exact way is
+# through the host, where FFmpeg's format filter widens by p << 6.
+STREAMS = (
+    ("NVDEC pipeline, 8-bit H.264", ("ref_3840x2160.264", "dist_3840x2160.264"),
+     "yuv420p", "scale_cuda=format=yuv420p"),
+    ("NVDEC pipeline, 10-bit HEVC", ("ref_3840x2160_10bit.hevc", "dist_3840x2160_10bit.hevc"),
+     "yuv420p10le", "hwdownload,format=p010le,format=yuv444p16le,hwupload_cuda"),
+)
 MEDIA_FPS = 30
 
 
 def make_media(vectors, v14, out, frames):
-    """Two H.264 streams of one moving 3840x2160 scene (p14's reference
-    tiled 2 x 2, rolled 8 pixels a frame): a good encode as the reference
-    and a poor one as the distorted video, for the NVDEC runs. Needs x264."""
+    """Two encodes of one moving 3840x2160 scene (p14's reference tiled
+    2 x 2, rolled 8 pixels a frame), a good one as the reference and a poor
+    one as the distorted video, for the NVDEC runs: 8-bit H.264 by x264 and
+    HEVC Main 10 by x265 (which widens the 8-bit scene; its lossy coding
+    fills the two new low bits). Needs x264 and x265."""
     os.makedirs(out, exist_ok=True)
     with lzma.open(os.path.join(vectors, v14["ref"] + ".xz")) as f:
         src = f.read()
@@ -355,73 +386,141 @@ def make_media(vectors, v14, out, frames):
     with open(raw, "wb") as f:
         for k in range(frames):
             f.write(tile_4k(src, 8 * k))
+    h264, hevc = STREAMS[0][1], STREAMS[1][1]
     try:
-        for name, crf in zip(MEDIA, ("16", "34")):
+        for name, crf in zip(h264, ("16", "34")):
             subprocess.run(["x264", "--quiet", "--no-progress", "--preset", "veryfast", "--crf", crf,
                             "--keyint", "48", "--input-res", "3840x2160",
                             "--fps", str(MEDIA_FPS), "-o", os.path.join(out, name), raw],
                            check=True)
+        for name, crf in zip(hevc, ("16", "34")):
+            subprocess.run(["x265", "--log-level", "error", "--no-progress", "--preset", "ultrafast",
+                            "--crf", crf, "--keyint", "48", "--input-res", "3840x2160",
+                            "--fps", str(MEDIA_FPS), "--input-depth", "8", "--output-depth", "10",
+                            "--profile", "main10", "--input", raw,
+                            "--output", os.path.join(out, name)], check=True)
     finally:
         os.unlink(raw)
-    for name in MEDIA:
+    for name in h264 + hevc:
         print("wrote %s (%d bytes)" % (os.path.join(out, name),
                                        os.path.getsize(os.path.join(out, name))))
 
 
-def nvdec(r, gpu_ok, media):
+def nvdec(r, gpu_ok, media, label, names, sw_pix, chain):
     """The GPU pipeline a user runs on encoded video: both streams decoded
-    by NVDEC into CUDA frames, converted by scale_cuda to yuv420p, scored by
-    libvmaf_cuda; against FFmpeg's software decoder and the CPU filter,
-    which must log the same scores (H.264 decoding is exact)."""
-    paths = [os.path.join(media, m) for m in MEDIA]
+    by NVDEC into CUDA frames, taken by the filters of chain to a format
+    libvmaf_cuda takes, scored by libvmaf_cuda; against FFmpeg's software
+    decoder (giving sw_pix) and the CPU filter, which must log the same
+    scores (H.264 and HEVC decoding are exact). Returns the two logs (a dict
+    by "GPU?") and the paths and frame counts, or None."""
+    paths = [os.path.join(media, m) for m in names]
     if not all(os.path.exists(p) for p in paths):
-        skip("NVDEC pipeline", "no H.264 streams in %s (test/api/ffmpeg7_build.sh makes them)"
-             % media)
-        return
+        skip(label, "no streams %s in %s (test/api/ffmpeg7_build.sh makes them)"
+             % (" and ".join(names), media))
+        return None
     if not gpu_ok:
-        skip("NVDEC pipeline", "no usable GPU")
-        return
+        skip(label, "no usable GPU")
+        return None
     p = subprocess.run([r.ffmpeg, "-hide_banner", "-nostdin", "-i", paths[0],
                         "-f", "null", "-"], stdin=subprocess.DEVNULL,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                        errors="replace")
     m = re.findall(r"frame=\s*(\d+)", p.stderr)
     on_disk = int(m[-1]) if m else 0
-    if p.returncode != 0 or on_disk == 0:
-        result(False, "NVDEC pipeline: the streams decode in software",
-               "exit %d: %s" % (p.returncode, p.stderr[-300:]))
-        return
-    # A raw H.264 stream cannot be looped (its demuxer does not seek), so
-    # the streams hold every frame; -t cuts the first n of them. Their
-    # timestamps follow the rate x264 wrote into the streams (frame k at
-    # k / MEDIA_FPS seconds), so n - 1/2 frames' time keeps n.
+    pix = re.search(r"Video: [^,]+, (\w+)", p.stderr)
+    if p.returncode != 0 or on_disk == 0 or not pix or pix.group(1) != sw_pix:
+        result(False, "%s: the streams decode in software to %s" % (label, sw_pix),
+               "exit %d, %s: %s" % (p.returncode, pix.group(1) if pix else "no format",
+                                    p.stderr[-300:]))
+        return None
     counts = (on_disk // 4, on_disk)
     ff = [r.ffmpeg] + BASE
-
-    def inputs(n, hw):
-        args = []
-        for path in (paths[1], paths[0]):  # distorted first: the "main" pad
-            if hw:
-                args += ["-hwaccel", "cuda", "-hwaccel_device", "cu",
-                         "-hwaccel_output_format", "cuda"]
-            args += ["-t", "%g" % ((n - 0.5) / MEDIA_FPS), "-i", path]
-        return args
-
-    convert = "[0:v]scale_cuda=format=yuv420p[d];[1:v]scale_cuda=format=yuv420p[r]"
-    pipelines(r, "NVDEC pipeline", counts, [
+    logs = pipelines(r, label, counts, [
         ("software decoding and libvmaf (n_threads=%d)" % THREADS, "software decoding", False,
-         lambda n: ff + inputs(n, False) + ["-map", "0:v", "-f", "null", "-",
-                                            "-map", "1:v", "-f", "null", "-"],
-         lambda n, args: ff + inputs(n, False) + [
+         lambda n: ff + nvdec_inputs(paths, n, False) + ["-map", "0:v", "-f", "null", "-",
+                                                         "-map", "1:v", "-f", "null", "-"],
+         lambda n, args: ff + nvdec_inputs(paths, n, False) + [
              "-lavfi", "[0:v][1:v]libvmaf=%s:n_threads=%d" % (args, THREADS),
              "-f", "null", "-"]),
-        ("NVDEC, scale_cuda and libvmaf_cuda", "NVDEC and scale_cuda", True,
-         lambda n: ff + CUDA + inputs(n, True) + ["-filter_complex", convert, "-map", "[d]",
-                                                  "-f", "null", "-", "-map", "[r]",
-                                                  "-f", "null", "-"],
-         lambda n, args: r.wrapper + ff + CUDA + inputs(n, True) + [
-             "-filter_complex", convert + ";[d][r]libvmaf_cuda=" + args, "-f", "null", "-"]),
+        nvdec_mode(r, paths, chain),
     ])
+    return logs, paths, counts
+
+
+def nvdec_inputs(paths, n, hw):
+    """ffmpeg's inputs for the first n frames of the distorted and the
+    reference stream, decoded by NVDEC into CUDA frames if hw. A raw H.264
+    or HEVC stream cannot be looped (its demuxer does not seek), so the
+    streams hold every frame, and -t cuts the first n of them. Their
+    timestamps follow the rate the encoders wrote into the streams (frame k
+    at k / MEDIA_FPS seconds), so n - 1/2 frames' time keeps n."""
+    args = []
+    for path in (paths[1], paths[0]):  # distorted first: the "main" pad
+        if hw:
+            args += ["-hwaccel", "cuda", "-hwaccel_device", "cu",
+                     "-hwaccel_output_format", "cuda"]
+        args += ["-t", "%g" % ((n - 0.5) / MEDIA_FPS), "-i", path]
+    return args
+
+
+def nvdec_mode(r, paths, chain):
+    """A mode of pipelines(): NVDEC, the filters of chain on each stream,
+    then libvmaf_cuda."""
+    ff = [r.ffmpeg] + BASE + CUDA
+    convert = "[0:v]{0}[d];[1:v]{0}[r]".format(chain)
+    return ("NVDEC, %s and libvmaf_cuda" % chain, "NVDEC and " + chain, True,
+            lambda n: ff + nvdec_inputs(paths, n, True) + [
+                "-filter_complex", convert, "-map", "[d]", "-f", "null", "-",
+                "-map", "[r]", "-f", "null", "-"],
+            lambda n, args: r.wrapper + ff + nvdec_inputs(paths, n, True) + [
+                "-filter_complex", convert + ";[d][r]libvmaf_cuda=" + args, "-f", "null", "-"])
+
+
+def p010_widening(r, run):
+    """What scale_cuda=format=yuv444p16le, the all-GPU way to libvmaf_cuda
+    for NVDEC's 10-bit frames, does to them: each luma sample of a decoded
+    frame must be (p << 6) | (p >> 4) of the software decoder's p; the
+    pipeline is timed, and its scores are measured against the 10-bit ones.
+    run: what nvdec returned for the HEVC streams."""
+    logs, paths, counts = run
+    chain = "scale_cuda=format=yuv444p16le"
+    label = "NVDEC pipeline, 10-bit HEVC, " + chain
+    frame = {}
+    for hw in (False, True):
+        out = os.path.join(r.tmp, "frame0_%d.raw" % hw)
+        cmd = [r.ffmpeg, "-hide_banner", "-nostdin", "-loglevel", "error"]
+        if hw:
+            cmd += CUDA + ["-hwaccel", "cuda", "-hwaccel_device", "cu",
+                           "-hwaccel_output_format", "cuda", "-i", paths[0],
+                           "-vf", chain + ",hwdownload,format=yuv444p16le"]
+        else:
+            cmd += ["-i", paths[0], "-pix_fmt", "yuv420p10le"]
+        p = subprocess.run(cmd + ["-frames:v", "1", "-f", "rawvideo", "-y", out],
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True, errors="replace", timeout=300)
+        if p.returncode != 0:
+            result(False, "%s: frame 0 through %s" % (label, "the GPU" if hw else "software"),
+                   "exit %d: %s" % (p.returncode, p.stderr[-300:]))
+            return
+        with open(out, "rb") as f:
+            luma = array("H", f.read(3840 * 2160 * 2))
+        os.unlink(out)
+        if sys.byteorder != "little":
+            luma.byteswap()
+        frame[hw] = luma
+    want = array("H", ((p << 6) | (p >> 4) for p in frame[False]))
+    shifted = sum(1 for p, q in zip(frame[False], frame[True]) if q == p << 6)
+    result(frame[True] == want, "%s: luma is (p << 6) | (p >> 4), not p << 6" % label,
+           "%d of %d samples of frame 0 as replication gives them; %d equal to p << 6"
+           % (sum(1 for a, b in zip(want, frame[True]) if a == b), len(want), shifted))
+    rep = pipelines(r, label, counts, [nvdec_mode(r, paths, chain)]).get(True)
+    cpu = logs.get(False)
+    ok = rep is not None and cpu is not None
+    result(ok, "%s: libvmaf_cuda's scores against the 10-bit ones" % label,
+           "%s; pooled mean %s against %s" % (log_difference(rep, cpu),
+                                              rep["pooled_metrics"]["float_ssim"]["mean"],
+                                              cpu["pooled_metrics"]["float_ssim"]["mean"])
+           if ok else "no log from %s" % ("libvmaf" if rep else "libvmaf_cuda"))
 
 
 def self_test(vectors, vdir):
@@ -491,10 +590,10 @@ def main():
     ap.add_argument("--vectors", default=os.path.join(here, "..", "data"))
     ap.add_argument("--bench-frames", type=int, default=0)
     ap.add_argument("--media", default="",
-                    help="folder of the H.264 streams for the NVDEC pipeline (default: "
+                    help="folder of the encoded streams for the NVDEC runs (default: "
                          "'media' beside the ffmpeg binary)")
     ap.add_argument("--make-media", default="", metavar="DIR",
-                    help="write the H.264 streams into DIR with x264 and stop")
+                    help="write the encoded streams into DIR with x264 and x265, and stop")
     ap.add_argument("--media-frames", type=int, default=192)
     ap.add_argument("--self-test", action="store_true",
                     help="check the conversions and escapes without FFmpeg, and stop")
@@ -597,7 +696,10 @@ def main():
                     result(not bad, what, "; ".join(bad[:4]) if bad else detail)
         if a.bench_frames > 0:
             bench(r, gpu_ok, v14, a.bench_frames)
-            nvdec(r, gpu_ok, media)
+            for stream in STREAMS:
+                run = nvdec(r, gpu_ok, media, *stream)
+                if run and stream[2] == "yuv420p10le":
+                    p010_widening(r, run)
     print("ffmpeg7_check: %d passed, %d failed, %d skipped (%.0f s)" %
           (PASSED, FAILED, SKIPPED, time.time() - t0))
     return 1 if FAILED else 0

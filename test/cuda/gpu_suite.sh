@@ -147,9 +147,9 @@ else
 fi
 
 # FFmpeg 7.1's own libvmaf_cuda filter (and its CPU libvmaf filter) on the
-# golden vectors, then 4K timings of both, on raw files and, with the H.264
-# streams of .ffmpeg7/media/, through NVDEC. Neither the binary nor the
-# streams can be made here (no network, no encoder):
+# golden vectors, then 4K timings of both, on raw files and, with the 8-bit
+# H.264 and 10-bit HEVC streams of .ffmpeg7/media/, through NVDEC. Neither
+# the binary nor the streams can be made here (no network, no encoder):
 # test/api/ffmpeg7_build.sh makes them on a machine with Debian's package
 # servers, and the run carries .ffmpeg7/.
 FFMPEG7=${FFMPEG7:-$PWD/.ffmpeg7/ffmpeg}
