@@ -96,9 +96,10 @@ say "FFmpeg source: $FF"
 # 3. Raw video, Y4M, raw H.264 and raw HEVC in; the two filters, the CUDA
 #    upload and download, NVDEC for H.264 and HEVC (whose Main 10 profile
 #    NVDEC decodes into 10-bit p010 frames) and scale_cuda (its kernels
-#    compiled by clang); the null muxer out. configure: libvmaf_cuda_filter_deps="libvmaf
-#    libvmaf_cuda ffnvcodec", where libvmaf_cuda is check_pkg_config
-#    libvmaf_cuda "libvmaf >= 2.0.0" libvmaf_cuda.h vmaf_cuda_state_init.
+#    compiled by clang); the null muxer out. configure:
+#    libvmaf_cuda_filter_deps="libvmaf libvmaf_cuda ffnvcodec", where
+#    libvmaf_cuda is check_pkg_config libvmaf_cuda "libvmaf >= 2.0.0"
+#    libvmaf_cuda.h vmaf_cuda_state_init.
 (cd "$FF" &&
  PKG_CONFIG_PATH=$PCDIR:$WORK/nvh/lib/pkgconfig ./configure --enable-libvmaf \
     --enable-ffnvcodec --enable-cuda --enable-cuda-llvm --enable-nvdec \
