@@ -580,6 +580,14 @@ def self_test(vectors, vdir):
                 bad.append("first chroma row %d" % y)
         result(not bad, "tile_4k(p14, %d): 2 x 2 tiles rolled left by %d" % (shift, shift),
                "; ".join(bad))
+    # The words a failed comparison of two logs gives.
+    log = {"frames": [{"metrics": {"float_ssim": x}} for x in (0.5, 0.25, 0.75)]}
+    moved = {"frames": [{"metrics": {"float_ssim": x}} for x in (0.5, 0.25 + 2 ** -20, 0.75)]}
+    for a, b, want in ((log, log, "0 of 3 frame scores differ, by up to 0"),
+                       (moved, log, "1 of 3 frame scores differ, by up to 9.54e-07"),
+                       ({"frames": log["frames"][:2]}, log, "2 frames against 3")):
+        got = log_difference(a, b)
+        result(got == want, "log_difference says '%s'" % want, got)
 
 
 def main():
