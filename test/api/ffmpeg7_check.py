@@ -309,6 +309,31 @@ def log_difference(a, b):
         sum(1 for x in d if x), len(d), max(d) if d else 0.0)
 
 
+def cpu_mode(r, inputs, name, what):
+    """A mode of pipelines(): the two inputs of inputs(n) (distorted first),
+    read or decoded alone, then scored by libvmaf."""
+    ff = [r.ffmpeg] + BASE
+    return (name, what, False,
+            lambda n: ff + inputs(n) + ["-map", "0:v", "-f", "null", "-",
+                                        "-map", "1:v", "-f", "null", "-"],
+            lambda n, args: ff + inputs(n) + [
+                "-lavfi", "[0:v][1:v]libvmaf=%s:n_threads=%d" % (args, THREADS),
+                "-f", "null", "-"])
+
+
+def gpu_mode(r, inputs, chain, name, what):
+    """A mode of pipelines(): the two inputs of inputs(n) through the
+    filters of chain each, alone, then scored by libvmaf_cuda (under the
+    wrapper, where one is given)."""
+    ff = [r.ffmpeg] + BASE + CUDA
+    convert = "[0:v]{0}[d];[1:v]{0}[r]".format(chain)
+    return (name, what, True,
+            lambda n: ff + inputs(n) + ["-filter_complex", convert, "-map", "[d]", "-f", "null",
+                                        "-", "-map", "[r]", "-f", "null", "-"],
+            lambda n, args: r.wrapper + ff + inputs(n) + [
+                "-filter_complex", convert + ";[d][r]libvmaf_cuda=" + args, "-f", "null", "-"])
+
+
 def bench(r, gpu_ok, v14, frames):
     """Both filters on frames of 3840x2160 yuv420p (p14 tiled 2 x 2), each
     beside ffmpeg's own work without it (reading, and for the GPU filter
@@ -337,20 +362,9 @@ def bench(r, gpu_ok, v14, frames):
                      "-pix_fmt", "yuv420p", "-s", "3840x2160", "-i", paths[side]]
         return args
 
-    ff = [r.ffmpeg] + BASE
-    upload = "[0:v]hwupload_cuda[d];[1:v]hwupload_cuda[r]"
-    two_nulls = ["-f", "null", "-", "-map", "[r]", "-f", "null", "-"]
     pipelines(r, "benchmark", counts, [
-        ("libvmaf (n_threads=%d)" % THREADS, "reading", False,
-         lambda n: ff + inputs(n) + ["-map", "0:v", "-f", "null", "-",
-                                     "-map", "1:v", "-f", "null", "-"],
-         lambda n, args: ff + inputs(n) + [
-             "-lavfi", "[0:v][1:v]libvmaf=%s:n_threads=%d" % (args, THREADS),
-             "-f", "null", "-"]),
-        ("libvmaf_cuda", "reading and hwupload_cuda", True,
-         lambda n: ff + CUDA + inputs(n) + ["-filter_complex", upload, "-map", "[d]"] + two_nulls,
-         lambda n, args: r.wrapper + ff + CUDA + inputs(n) + [
-             "-filter_complex", upload + ";[d][r]libvmaf_cuda=" + args, "-f", "null", "-"]),
+        cpu_mode(r, inputs, "libvmaf (n_threads=%d)" % THREADS, "reading"),
+        gpu_mode(r, inputs, "hwupload_cuda", "libvmaf_cuda", "reading and hwupload_cuda"),
     ])
     for p in paths.values():
         os.unlink(p)
@@ -434,14 +448,9 @@ def nvdec(r, gpu_ok, media, label, names, sw_pix, chain):
                                     p.stderr[-300:]))
         return None
     counts = (on_disk // 4, on_disk)
-    ff = [r.ffmpeg] + BASE
     logs = pipelines(r, label, counts, [
-        ("software decoding and libvmaf (n_threads=%d)" % THREADS, "software decoding", False,
-         lambda n: ff + nvdec_inputs(paths, n, False) + ["-map", "0:v", "-f", "null", "-",
-                                                         "-map", "1:v", "-f", "null", "-"],
-         lambda n, args: ff + nvdec_inputs(paths, n, False) + [
-             "-lavfi", "[0:v][1:v]libvmaf=%s:n_threads=%d" % (args, THREADS),
-             "-f", "null", "-"]),
+        cpu_mode(r, lambda n: nvdec_inputs(paths, n, False),
+                 "software decoding and libvmaf (n_threads=%d)" % THREADS, "software decoding"),
         nvdec_mode(r, paths, chain),
     ])
     return logs, paths, counts
@@ -466,14 +475,8 @@ def nvdec_inputs(paths, n, hw):
 def nvdec_mode(r, paths, chain):
     """A mode of pipelines(): NVDEC, the filters of chain on each stream,
     then libvmaf_cuda."""
-    ff = [r.ffmpeg] + BASE + CUDA
-    convert = "[0:v]{0}[d];[1:v]{0}[r]".format(chain)
-    return ("NVDEC, %s and libvmaf_cuda" % chain, "NVDEC and " + chain, True,
-            lambda n: ff + nvdec_inputs(paths, n, True) + [
-                "-filter_complex", convert, "-map", "[d]", "-f", "null", "-",
-                "-map", "[r]", "-f", "null", "-"],
-            lambda n, args: r.wrapper + ff + nvdec_inputs(paths, n, True) + [
-                "-filter_complex", convert + ";[d][r]libvmaf_cuda=" + args, "-f", "null", "-"])
+    return gpu_mode(r, lambda n: nvdec_inputs(paths, n, True), chain,
+                    "NVDEC, %s and libvmaf_cuda" % chain, "NVDEC and " + chain)
 
 
 def p010_widening(r, run):
