@@ -2,8 +2,10 @@
 # The whole CUDA check on a GPU machine, in one command, from the repository
 # root: build with CUDA for sm_90, run the cuda and ssim suites, the
 # benchmark, the golden parity through the CLI with --backend cpu and --backend
-# cuda, and compute-sanitizer memcheck and racecheck on parity runs. Logs go to
-# $OUT (or the first argument, or /tmp/gpu_suite); a summary table is printed last.
+# cuda, compute-sanitizer memcheck and racecheck on parity runs, then FFmpeg's
+# filters. Logs go to $OUT (or the first argument, or /tmp/gpu_suite); a
+# summary table is printed last, also when the run is stopped (SIGTERM,
+# SIGINT) or runs out of TIME_LIMIT.
 #
 #   test/cuda/gpu_suite.sh [log dir]
 #
@@ -12,7 +14,10 @@
 # logs into logs.tar.xz), SUITES (default
 # "cuda cuda_host ssim"), PARITY=0 / SANITIZE=0 / BENCH=0 to leave a step out;
 # FFMPEG7 (default .ffmpeg7/ffmpeg, from test/api/ffmpeg7_build.sh; 0 leaves
-# the FFmpeg step out) and FFMPEG7_BENCH_FRAMES (default 100).
+# the FFmpeg step out) and FFMPEG7_BENCH_FRAMES (default 100), TIME_LIMIT
+# (seconds for the whole run: a step still running then is stopped and
+# marked FAIL(time), later steps are marked skip; set it under a runner's
+# own limit, which would otherwise kill the run before its summary).
 set -u
 LOG=${1:-${OUT:-/tmp/gpu_suite}}
 mkdir -p "$LOG"
@@ -28,19 +33,98 @@ export PATH="/usr/local/cuda/bin:$PATH"
 export VMAF_TEST_REQUIRE_GPU=1
 SUMMARY=()
 
+STEP_PID=""
+STEP_NAME=""
+STEP_LOG=""
+STEP_T0=0
+# Steps after TIME_LIMIT are not started; the one running then gets only
+# the seconds left (timeout's 124 becomes FAIL(time)).
 step() { # name, log file, command...
     local name=$1 log=$2
     shift 2
-    local t0=$SECONDS
-    "$@" >"$LOG/$log" 2>&1
+    local left=""
+    if [ -n "${TIME_LIMIT:-}" ]; then
+        left=$((TIME_LIMIT - SECONDS))
+        if [ "$left" -le 0 ]; then
+            SUMMARY+=("$(printf '%-34s %-9s %4ss  %s' "$name" skip 0 "(TIME_LIMIT=$TIME_LIMIT reached)")")
+            echo "== $name: skip (TIME_LIMIT reached)"
+            return 0
+        fi
+    fi
+    STEP_NAME=$name STEP_LOG=$log STEP_T0=$SECONDS
+    # In the background, and waited for: bash runs a trap only once the
+    # foreground command ends, but interrupts a wait.
+    if [ -n "$left" ]; then
+        timeout "$left" "$@" >"$LOG/$log" 2>&1 &
+    else
+        "$@" >"$LOG/$log" 2>&1 &
+    fi
+    STEP_PID=$!
+    wait "$STEP_PID"
     local rc=$?
+    STEP_PID=""
     local res=ok
     [ $rc -eq 77 ] && res=skip
     [ $rc -ne 0 ] && [ $rc -ne 77 ] && res="FAIL($rc)"
-    SUMMARY+=("$(printf '%-34s %-9s %4ss  %s' "$name" "$res" $((SECONDS - t0)) "$log")")
-    echo "== $name: $res ($((SECONDS - t0)) s)"
+    [ -n "$left" ] && [ $rc -eq 124 ] && res="FAIL(time)"
+    SUMMARY+=("$(printf '%-34s %-9s %4ss  %s' "$name" "$res" $((SECONDS - STEP_T0)) "$log")")
+    echo "== $name: $res ($((SECONDS - STEP_T0)) s)"
     return $rc
 }
+
+# The report: the results of every step run, the benchmark, the summary
+# table; the logs packed last where asked.
+report() {
+    echo
+    echo "==== test results"
+    [ -f "$LOG/tests_summary.txt" ] && cat "$LOG/tests_summary.txt"
+    for b in cpu cuda; do
+        [ -f "$LOG/parity_$b.log" ] && echo "CLI parity $b: $(tail -1 "$LOG/parity_$b.log")"
+    done
+    [ -f "$LOG/ffmpeg7.log" ] && {
+        echo "FFmpeg 7.1 filters: $(tail -1 "$LOG/ffmpeg7.log")"
+        grep -E "^(FAIL|ok   (benchmark|NVDEC))" "$LOG/ffmpeg7.log"
+    }
+    [ -f "$LOG/cli_basics.log" ] &&
+        echo "CLI basics and reports with a GPU: $(grep "checks passed" "$LOG/cli_basics.log" | tr '\n' ' ')"
+    for f in "$LOG"/sanitizer_*.log; do
+        [ -f "$f" ] && echo "$(basename "$f"): $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$f" | tr '\n' ' ')"
+    done
+    echo "==== machine-code check (no_fma)"
+    [ -f "$LOG/testlog.txt" ] && awk '/^test: .*no_fma/,/^====/' "$LOG/testlog.txt" | grep -E "^(ok|FAIL|probes|no contracted)" | sed 's/_ZN[0-9]*_GLOBAL__N__[0-9a-z_]*cu_[0-9a-f]*//' | head -30
+    echo "==== benchmark"
+    [ -f "$LOG/bench.log" ] && cat "$LOG/bench.log"
+    [ -f "$LOG/bench_devpool.log" ] && cat "$LOG/bench_devpool.log"
+    [ -f "$LOG/bench_odd.log" ] && cat "$LOG/bench_odd.log"
+    [ -f "$LOG/bench_cpu.log" ] && cat "$LOG/bench_cpu.log"
+    echo "==== summary"
+    [ -f "$LOG/gpu.txt" ] && cat "$LOG/gpu.txt"
+    printf '%s\n' "${SUMMARY[@]}"
+    if [ "${TAR_LOGS:-0}" = 1 ]; then
+        # Some runners bring back only a few files: pack the logs into one.
+        tar -cJf /tmp/gpu_suite_logs.tar.xz -C "$LOG" . &&
+            rm -f "$LOG"/*.log "$LOG"/*.txt "$LOG"/*.json &&
+            mv /tmp/gpu_suite_logs.tar.xz "$LOG/logs.tar.xz"
+    fi
+}
+
+# A stopped run (the runner's limit, ^C) still reports what it did: the
+# running step is stopped and marked, the rest never run.
+stopped() {
+    local sig=$1
+    trap - TERM INT
+    if [ -n "$STEP_PID" ]; then
+        kill -TERM "$STEP_PID" 2>/dev/null
+        wait "$STEP_PID" 2>/dev/null
+        SUMMARY+=("$(printf '%-34s %-9s %4ss  %s' "$STEP_NAME" "FAIL(SIG$sig)" $((SECONDS - STEP_T0)) "$STEP_LOG")")
+        echo "== $STEP_NAME: stopped by SIG$sig"
+    fi
+    SUMMARY+=("(stopped by SIG$sig after $SECONDS s: the steps after this one did not run)")
+    report
+    exit $((128 + $2))
+}
+trap 'stopped TERM 15' TERM
+trap 'stopped INT 2' INT
 
 # jansson: the system's, else the Debian packages carried in .deb/.
 . "$(dirname "$0")/jansson_env.sh"
@@ -52,13 +136,13 @@ nvcc --version | tail -2 >>"$LOG/gpu.txt" 2>&1
 rm -rf "$BUILD"
 step "configure (cuda, sm_$ARCH)" configure.log \
     meson setup "$BUILD" -Dcuda=enabled -Dcuda-arch="$ARCH" -Dbuildtype=release || {
-    cat "$LOG/configure.log" | tail -20
-    printf '%s\n' "${SUMMARY[@]}"
+    tail -20 "$LOG/configure.log"
+    report
     exit 1
 }
 step "build" build.log ninja -C "$BUILD" -j"$JOBS" || {
     grep -E "error|FAILED" "$LOG/build.log" | head -20
-    printf '%s\n' "${SUMMARY[@]}"
+    report
     exit 1
 }
 
@@ -146,6 +230,28 @@ else
     SUMMARY+=("CLI golden parity                  skip      (no $VMAF)")
 fi
 
+if [ "${SANITIZE:-1}" = 0 ]; then
+    SUMMARY+=("compute-sanitizer                  skip      (SANITIZE=0)")
+elif command -v compute-sanitizer >/dev/null; then
+    for tool in memcheck racecheck; do
+        extra=""
+        [ $tool = memcheck ] && extra="--leak-check full"
+        step "compute-sanitizer $tool (parity quick)" "sanitizer_$tool.log" \
+            compute-sanitizer --tool $tool $extra --error-exitcode 9 \
+            "$BUILD/test/cuda/test_cuda_parity" quick
+        if [ -x "$VMAF" ] && [ -f "$BUILD/test/data/p01_ref_576x324_420p8.yuv" ]; then
+            step "compute-sanitizer $tool (CLI p01)" "sanitizer_cli_$tool.log" \
+                compute-sanitizer --tool $tool $extra --error-exitcode 9 \
+                "$VMAF" -r "$BUILD/test/data/p01_ref_576x324_420p8.yuv" \
+                -d "$BUILD/test/data/p01_dis_576x324_420p8.yuv" -w 576 -h 324 -p 420 -b 8 \
+                -n --feature float_ssim=enable_lcs=true --backend cuda -q --json -o "$LOG/p01_cuda.json"
+        fi
+    done
+else
+    SUMMARY+=("compute-sanitizer                  skip      (not installed)")
+fi
+
+
 # FFmpeg 7.1's own libvmaf_cuda filter (and its CPU libvmaf filter) on the
 # golden vectors, then 4K timings of both, on raw files and, with the 8-bit
 # H.264 and 10-bit HEVC streams of .ffmpeg7/media/, through NVDEC. Neither
@@ -172,56 +278,6 @@ else
     SUMMARY+=("FFmpeg 7.1 filters                 skip      (no $FFMPEG7; see test/api/ffmpeg7_build.sh)")
 fi
 
-if [ "${SANITIZE:-1}" = 0 ]; then
-    SUMMARY+=("compute-sanitizer                  skip      (SANITIZE=0)")
-elif command -v compute-sanitizer >/dev/null; then
-    for tool in memcheck racecheck; do
-        extra=""
-        [ $tool = memcheck ] && extra="--leak-check full"
-        step "compute-sanitizer $tool (parity quick)" "sanitizer_$tool.log" \
-            compute-sanitizer --tool $tool $extra --error-exitcode 9 \
-            "$BUILD/test/cuda/test_cuda_parity" quick
-        if [ -x "$VMAF" ] && [ -f "$BUILD/test/data/p01_ref_576x324_420p8.yuv" ]; then
-            step "compute-sanitizer $tool (CLI p01)" "sanitizer_cli_$tool.log" \
-                compute-sanitizer --tool $tool $extra --error-exitcode 9 \
-                "$VMAF" -r "$BUILD/test/data/p01_ref_576x324_420p8.yuv" \
-                -d "$BUILD/test/data/p01_dis_576x324_420p8.yuv" -w 576 -h 324 -p 420 -b 8 \
-                -n --feature float_ssim=enable_lcs=true --backend cuda -q --json -o "$LOG/p01_cuda.json"
-        fi
-    done
-else
-    SUMMARY+=("compute-sanitizer                  skip      (not installed)")
-fi
-
-
-echo
-echo "==== test results"
-cat "$LOG/tests_summary.txt"
-for b in cpu cuda; do
-    [ -f "$LOG/parity_$b.log" ] && echo "CLI parity $b: $(tail -1 "$LOG/parity_$b.log")"
-done
-[ -f "$LOG/ffmpeg7.log" ] && {
-    echo "FFmpeg 7.1 filters: $(tail -1 "$LOG/ffmpeg7.log")"
-    grep -E "^(FAIL|ok   (benchmark|NVDEC))" "$LOG/ffmpeg7.log"
-}
-[ -f "$LOG/cli_basics.log" ] &&
-    echo "CLI basics and reports with a GPU: $(grep "checks passed" "$LOG/cli_basics.log" | tr '\n' ' ')"
-for f in "$LOG"/sanitizer_*.log; do
-    [ -f "$f" ] && echo "$(basename "$f"): $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$f" | tr '\n' ' ')"
-done
-echo "==== machine-code check (no_fma)"
-awk '/^test: .*no_fma/,/^====/' "$LOG/testlog.txt" | grep -E "^(ok|FAIL|probes|no contracted)" | sed 's/_ZN[0-9]*_GLOBAL__N__[0-9a-z_]*cu_[0-9a-f]*//' | head -30
-echo "==== benchmark"
-[ -f "$LOG/bench.log" ] && cat "$LOG/bench.log"
-[ -f "$LOG/bench_devpool.log" ] && cat "$LOG/bench_devpool.log"
-[ -f "$LOG/bench_odd.log" ] && cat "$LOG/bench_odd.log"
-[ -f "$LOG/bench_cpu.log" ] && cat "$LOG/bench_cpu.log"
-echo "==== summary"
-cat "$LOG/gpu.txt"
-printf '%s\n' "${SUMMARY[@]}"
-if [ "${TAR_LOGS:-0}" = 1 ]; then
-    # Some runners bring back only a few files: pack the logs into one.
-    tar -cJf /tmp/gpu_suite_logs.tar.xz -C "$LOG" . &&
-        rm -f "$LOG"/*.log "$LOG"/*.txt "$LOG"/*.json &&
-        mv /tmp/gpu_suite_logs.tar.xz "$LOG/logs.tar.xz"
-fi
+report
+# The exit status says whether every step that ran passed.
+! printf '%s\n' "${SUMMARY[@]}" | grep -q 'FAIL('
