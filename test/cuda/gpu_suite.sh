@@ -91,7 +91,15 @@ report() {
         [ -f "$f" ] && echo "$(basename "$f"): $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY" "$f" | tr '\n' ' ')"
     done
     echo "==== machine-code check (no_fma)"
-    [ -f "$LOG/testlog.txt" ] && awk '/^test: .*no_fma/,/^====/' "$LOG/testlog.txt" | grep -E "^(ok|FAIL|probes|no contracted)" | sed 's/_ZN[0-9]*_GLOBAL__N__[0-9a-z_]*cu_[0-9a-f]*//' | head -30
+    if [ -f "$LOG/testlog.txt" ]; then
+        # The verdict first, then the first kernels' counts; the probe's
+        # failure is the check proving that it finds a contracted FMA.
+        test_log() { awk "/^test: .*libvmaf:$1\$/,/^====/" "$LOG/testlog.txt"; }
+        test_log no_fma | grep -E "^(FAIL|probes|no contracted)"
+        test_log no_fma_ptx | grep -E "^(FAIL|ok|[0-9]+ kernels)" | head -3
+        test_log no_fma_ptx_probe | grep -E "^FAIL" | sed 's/^/expected (the probe, an FMA planted on purpose): /'
+        test_log no_fma | grep -E "^ok" | sed 's/_ZN[0-9]*_GLOBAL__N__[0-9a-z_]*cu_[0-9a-f]*//' | head -30
+    fi
     echo "==== benchmark"
     [ -f "$LOG/bench.log" ] && cat "$LOG/bench.log"
     [ -f "$LOG/bench_devpool.log" ] && cat "$LOG/bench_devpool.log"
