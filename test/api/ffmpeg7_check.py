@@ -5,7 +5,7 @@ library, on every golden vector.
 usage: LD_LIBRARY_PATH=<build>/core python3 test/api/ffmpeg7_check.py FFMPEG
            [--golden test/data/golden.json] [--vectors test/data]
            [--bench-frames N] [--media DIR] [--only ID,ID...]
-           [--gpu-only] [--wrapper CMD]
+           [--gpu-only] [--wrapper CMD] [--jobs N]
        python3 test/api/ffmpeg7_check.py --make-media DIR   (x264, x265)
        python3 test/api/ffmpeg7_check.py --self-test        (no FFmpeg)
 
@@ -28,6 +28,10 @@ FFMPEG and the media come from test/api/ffmpeg7_build.sh. What runs:
 - with --wrapper CMD, each GPU run under CMD (compute-sanitizer, say);
   --gpu-only leaves the CPU filter out.
 
+The golden runs go on --jobs at a time (default: half the cores, at most
+8), each its own ffmpeg process, and are reported in golden.json's order;
+the timed runs go one at a time.
+
 yuv444p16le holds each luma sample shifted left by 16 - bpc. float_ssim
 reads a 16-bit sample p as p / 256, so the shifted picture is the same
 arithmetic as the original one and the golden scores hold for it, except
@@ -42,6 +46,8 @@ are reported as skipped (failed with VMAF_TEST_REQUIRE_GPU=1). Ends with
 "N passed, N failed, N skipped"; exit status 0 when nothing failed.
 """
 import argparse
+import concurrent.futures
+import itertools
 import json
 import lzma
 import os
@@ -131,14 +137,15 @@ class Runner:
         self.tmp = tmp
         self.wrapper = wrapper
         self.vectors = vectors
-        self.n = 0
+        # Runs may go on in several threads: each takes its own log name
+        # (next() on a count is one step under the interpreter's lock).
+        self.ids = itertools.count(1)
 
     def run(self, size, pix, dis, ref, feature, gpu, convert=""):
         """Runs one filter; returns (exit status, its output, stderr and
         stdout together, log dict or None). convert: a format FFmpeg
         converts both inputs to before the filter."""
-        self.n += 1
-        log = os.path.join(self.tmp, "log%d.json" % self.n)
+        log = os.path.join(self.tmp, "log%d.json" % next(self.ids))
         inputs = ["-f", "rawvideo", "-pix_fmt", pix, "-s", size, "-i", dis,
                   "-f", "rawvideo", "-pix_fmt", pix, "-s", size, "-i", ref]
         args = "model=:feature=%s:log_path=%s:log_fmt=json" % (feature, log)
@@ -188,6 +195,93 @@ def compare(rep, run):
             if not ok:
                 bad.append("pooled %s %s: logged %s, golden %s" % (how, name, g, w))
     return bad
+
+
+def write_vector(v, vdir, tmp):
+    """The vector's files in tmp, as it is and as yuv444p16le."""
+    files = {}
+    for side in ("ref", "dis"):
+        with lzma.open(os.path.join(vdir, v[side] + ".xz")) as f:
+            data = f.read()
+        files[side] = os.path.join(tmp, v[side])
+        with open(files[side], "wb") as f:
+            f.write(data)
+        files[side + "16"] = files[side] + ".444p16"
+        with open(files[side + "16"], "wb") as f:
+            f.write(to_444p16(data, v))
+    return files
+
+
+def check_run(r, v, files, run, gpu_ok, gpu_only):
+    """One golden run through both filters. Returns its outcomes in order,
+    (True/False, what, detail) for a check and (None, what, why) for a
+    skip, so that runs can go on in several threads and still be reported
+    in golden.json's order."""
+    out = []
+    size = "%dx%d" % (v["w"], v["h"])
+    # (GPU filter, input format, file suffix, FFmpeg's conversion)
+    cases = [(False, native_fmt(v), "", ""), (False, "yuv444p16le", "16", "")]
+    if v["fmt"] == 420 and v["bpc"] == 8:
+        cases.append((True, "yuv420p", "", ""))
+    cases.append((True, "yuv444p16le", "16", ""))
+    # What a user does with any other format: FFmpeg's format filter,
+    # which widens by the same left shift.
+    cases.append((True, native_fmt(v), "", "yuv444p16le"))
+    cpu_logs = {}
+    for gpu, pix, suffix, convert in cases:
+        what = "%s %s %s%s '%s'" % (v["id"], "libvmaf_cuda" if gpu else "libvmaf",
+                                    pix, " via format=" + convert if convert else "",
+                                    run["options"])
+        if (suffix or convert) and "clip_db" in run["options"]:
+            continue  # its peak follows the bit depth
+        if gpu_only and not gpu:
+            continue
+        if gpu and not gpu_ok:
+            out.append((None, what, "no usable GPU"))
+            continue
+        rc, err, rep = r.run(size, pix, files["dis" + suffix], files["ref" + suffix],
+                             feature_arg(run["options"]), gpu, convert=convert)
+        lib_errors = [l for l in err.splitlines() if l.startswith("libvmaf: error:")]
+        if run.get("error"):
+            # One line gives the reason. The filter's flush at its end may
+            # add the line of a call refused after that failure, which does
+            # not repeat the reason.
+            later = [l for l in lib_errors[1:] if "stopped at an earlier failure" in l]
+            ok = rc != 0 and rep is None and len(lib_errors) == 1 + len(later) \
+                and "earlier failure" not in lib_errors[0]
+            out.append((ok, what + " is refused",
+                        lib_errors[0] if ok else "exit %d, log %s, error lines %r" %
+                        (rc, "written" if rep else "absent", lib_errors)))
+            continue
+        if rc != 0 or rep is None:
+            out.append((False, what, "exit %d: %s" % (rc, err[-600:])))
+            continue
+        bad = compare(rep, run)
+        if gpu:
+            if "float_ssim runs as float_ssim_cuda" not in err:
+                bad.append("the library did not say it runs float_ssim_cuda")
+            cpu = cpu_logs.get(convert or pix)
+            if cpu is not None and (cpu["frames"] != rep["frames"] or
+                                    cpu["pooled_metrics"] != rep["pooled_metrics"]):
+                bad.append("the log differs from the CPU filter's")
+        else:
+            cpu_logs[pix] = rep
+        n = sum(len(fr) for fr in run["frames"]) + 4 * len(run["pooled"])
+        detail = "%d scores equal golden.json" % n
+        if gpu and r.wrapper:
+            # compute-sanitizer's last word, where it gives one.
+            said = [l.strip() for l in err.splitlines() if "SUMMARY" in l]
+            detail += ("; " + said[-1]) if said else ""
+        out.append((not bad, what, "; ".join(bad[:4]) if bad else detail))
+    return out
+
+
+def report(outcomes):
+    for ok, what, detail in outcomes:
+        if ok is None:
+            skip(what, detail)
+        else:
+            result(ok, what, detail)
 
 
 def gpu_usable(ffmpeg, tmp):
@@ -610,9 +704,13 @@ def main():
                     help="check the conversions and escapes without FFmpeg, and stop")
     ap.add_argument("--only", default="")
     ap.add_argument("--gpu-only", action="store_true", help="leave the CPU filter's runs out")
+    ap.add_argument("--jobs", type=int, default=max(1, min(8, THREADS // 2)),
+                    help="golden runs at once (default: half the cores, at most 8)")
     ap.add_argument("--wrapper", default="",
                     help="a command that runs each GPU run's ffmpeg, such as compute-sanitizer")
     a = ap.parse_args()
+    if a.jobs < 1:
+        ap.error("--jobs must be at least 1")
     with open(a.golden) as f:
         vectors = json.load(f)["vectors"]
     v14 = [v for v in vectors if v["id"] == "p14"][0]
@@ -636,75 +734,21 @@ def main():
         print("GPU: %s" % ("usable" if gpu_ok else "not usable (%s)" % why[0]))
         if not gpu_ok and require_gpu:
             result(False, "a GPU is required (VMAF_TEST_REQUIRE_GPU=1)", why[0])
-        for v in vectors:
-            if only and v["id"] not in only:
-                continue
-            files = {}
-            for side in ("ref", "dis"):
-                with lzma.open(os.path.join(a.vectors, v[side] + ".xz")) as f:
-                    data = f.read()
-                files[side] = os.path.join(tmp, v[side])
-                with open(files[side], "wb") as f:
-                    f.write(data)
-                files[side + "16"] = files[side] + ".444p16"
-                with open(files[side + "16"], "wb") as f:
-                    f.write(to_444p16(data, v))
-            size = "%dx%d" % (v["w"], v["h"])
-            for run in v["runs"]:
-                # (GPU filter, input format, file suffix, FFmpeg's conversion)
-                cases = [(False, native_fmt(v), "", ""), (False, "yuv444p16le", "16", "")]
-                if v["fmt"] == 420 and v["bpc"] == 8:
-                    cases.append((True, "yuv420p", "", ""))
-                cases.append((True, "yuv444p16le", "16", ""))
-                # What a user does with any other format: FFmpeg's format
-                # filter, which widens by the same left shift.
-                cases.append((True, native_fmt(v), "", "yuv444p16le"))
-                cpu_logs = {}
-                for gpu, pix, suffix, convert in cases:
-                    what = "%s %s %s%s '%s'" % (v["id"], "libvmaf_cuda" if gpu else "libvmaf",
-                                                pix, " via format=" + convert if convert else "",
-                                                run["options"])
-                    if (suffix or convert) and "clip_db" in run["options"]:
-                        continue  # its peak follows the bit depth
-                    if a.gpu_only and not gpu:
-                        continue
-                    if gpu and not gpu_ok:
-                        skip(what, "no usable GPU")
-                        continue
-                    rc, err, rep = r.run(size, pix, files["dis" + suffix], files["ref" + suffix],
-                                         feature_arg(run["options"]), gpu, convert=convert)
-                    lib_errors = [l for l in err.splitlines() if l.startswith("libvmaf: error:")]
-                    if run.get("error"):
-                        # One line gives the reason. The filter's flush at
-                        # its end may add the line of a call refused after
-                        # that failure, which does not repeat the reason.
-                        later = [l for l in lib_errors[1:] if "stopped at an earlier failure" in l]
-                        ok = rc != 0 and rep is None and len(lib_errors) == 1 + len(later) \
-                            and "earlier failure" not in lib_errors[0]
-                        result(ok, what + " is refused",
-                               lib_errors[0] if ok else "exit %d, log %s, error lines %r" %
-                               (rc, "written" if rep else "absent", lib_errors))
-                        continue
-                    if rc != 0 or rep is None:
-                        result(False, what, "exit %d: %s" % (rc, err[-600:]))
-                        continue
-                    bad = compare(rep, run)
-                    if gpu:
-                        if "float_ssim runs as float_ssim_cuda" not in err:
-                            bad.append("the library did not say it runs float_ssim_cuda")
-                        cpu = cpu_logs.get(convert or pix)
-                        if cpu is not None and (cpu["frames"] != rep["frames"] or
-                                                cpu["pooled_metrics"] != rep["pooled_metrics"]):
-                            bad.append("the log differs from the CPU filter's")
-                    else:
-                        cpu_logs[pix] = rep
-                    n = sum(len(fr) for fr in run["frames"]) + 4 * len(run["pooled"])
-                    detail = "%d scores equal golden.json" % n
-                    if gpu and r.wrapper:
-                        # compute-sanitizer's last word, where it gives one.
-                        said = [l.strip() for l in err.splitlines() if "SUMMARY" in l]
-                        detail += ("; " + said[-1]) if said else ""
-                    result(not bad, what, "; ".join(bad[:4]) if bad else detail)
+        # The golden runs are separate ffmpeg processes: several at once
+        # (--jobs), reported in order as they finish. A vector's files are
+        # written while the runs of the vectors before it go on.
+        runs = []
+        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+            for v in vectors:
+                if only and v["id"] not in only:
+                    continue
+                files = write_vector(v, a.vectors, tmp)
+                for run in v["runs"]:
+                    runs.append(pool.submit(check_run, r, v, files, run, gpu_ok, a.gpu_only))
+                while runs and runs[0].done():
+                    report(runs.pop(0).result())
+            for f in runs:
+                report(f.result())
         if a.bench_frames > 0:
             bench(r, gpu_ok, v14, a.bench_frames)
             for stream in STREAMS:
