@@ -128,6 +128,8 @@ def feature_arg(options):
 
 BASE = ["-hide_banner", "-nostdin", "-benchmark"]
 CUDA = ["-init_hw_device", "cuda=cu", "-filter_hw_device", "cu"]
+# Before an input: decode it with NVDEC into CUDA frames on that device.
+NVDEC = ["-hwaccel", "cuda", "-hwaccel_device", "cu", "-hwaccel_output_format", "cuda"]
 THREADS = os.cpu_count() or 1
 
 
@@ -560,8 +562,7 @@ def nvdec_inputs(paths, n, hw):
     args = []
     for path in (paths[1], paths[0]):  # distorted first: the "main" pad
         if hw:
-            args += ["-hwaccel", "cuda", "-hwaccel_device", "cu",
-                     "-hwaccel_output_format", "cuda"]
+            args += NVDEC
         args += ["-t", "%g" % ((n - 0.5) / MEDIA_FPS), "-i", path]
     return args
 
@@ -587,9 +588,8 @@ def p010_widening(r, run):
         out = os.path.join(r.tmp, "frame0_%d.raw" % hw)
         cmd = [r.ffmpeg, "-hide_banner", "-nostdin", "-loglevel", "error"]
         if hw:
-            cmd += CUDA + ["-hwaccel", "cuda", "-hwaccel_device", "cu",
-                           "-hwaccel_output_format", "cuda", "-i", paths[0],
-                           "-vf", chain + ",hwdownload,format=yuv444p16le"]
+            cmd += CUDA + NVDEC + ["-i", paths[0],
+                                   "-vf", chain + ",hwdownload,format=yuv444p16le"]
         else:
             cmd += ["-i", paths[0], "-pix_fmt", "yuv420p10le"]
         p = subprocess.run(cmd + ["-frames:v", "1", "-f", "rawvideo", "-y", out],

@@ -33,6 +33,11 @@ export PATH="/usr/local/cuda/bin:$PATH"
 export VMAF_TEST_REQUIRE_GPU=1
 SUMMARY=()
 
+# One row of the summary table: name, result, seconds, log or reason.
+row() {
+    SUMMARY+=("$(printf '%-34s %-9s %4ss  %s' "$1" "$2" "$3" "$4")")
+}
+
 STEP_PID=""
 STEP_NAME=""
 STEP_LOG=""
@@ -46,7 +51,7 @@ step() { # name, log file, command...
     if [ -n "${TIME_LIMIT:-}" ]; then
         left=$((TIME_LIMIT - SECONDS))
         if [ "$left" -le 0 ]; then
-            SUMMARY+=("$(printf '%-34s %-9s %4ss  %s' "$name" skip 0 "(TIME_LIMIT=$TIME_LIMIT reached)")")
+            row "$name" skip 0 "(TIME_LIMIT=$TIME_LIMIT reached)"
             echo "== $name: skip (TIME_LIMIT reached)"
             return 0
         fi
@@ -67,7 +72,7 @@ step() { # name, log file, command...
     [ $rc -eq 77 ] && res=skip
     [ $rc -ne 0 ] && [ $rc -ne 77 ] && res="FAIL($rc)"
     [ -n "$left" ] && [ $rc -eq 124 ] && res="FAIL(time)"
-    SUMMARY+=("$(printf '%-34s %-9s %4ss  %s' "$name" "$res" $((SECONDS - STEP_T0)) "$log")")
+    row "$name" "$res" $((SECONDS - STEP_T0)) "$log"
     echo "== $name: $res ($((SECONDS - STEP_T0)) s)"
     return $rc
 }
@@ -124,7 +129,7 @@ stopped() {
     if [ -n "$STEP_PID" ]; then
         kill -TERM "$STEP_PID" 2>/dev/null
         wait "$STEP_PID" 2>/dev/null
-        SUMMARY+=("$(printf '%-34s %-9s %4ss  %s' "$STEP_NAME" "FAIL(SIG$sig)" $((SECONDS - STEP_T0)) "$STEP_LOG")")
+        row "$STEP_NAME" "FAIL(SIG$sig)" $((SECONDS - STEP_T0)) "$STEP_LOG"
         echo "== $STEP_NAME: stopped by SIG$sig"
     fi
     SUMMARY+=("(stopped by SIG$sig after $SECONDS s: the steps after this one did not run)")
