@@ -20,11 +20,12 @@ FFMPEG and the media come from test/api/ffmpeg7_build.sh. What runs:
   every vector as yuv444p16le, the other format it takes, and on every
   vector in its own format converted by FFmpeg's format=yuv444p16le;
 - the golden error cases, through both filters;
-- with --bench-frames N (and a GPU), both filters on N frames of 3840x2160
-  yuv420p, timed by ffmpeg's -benchmark; and, where the streams of
-  --make-media exist (8-bit H.264, 10-bit HEVC), the pipeline a user runs
-  on encoded video (NVDEC, scale_cuda, libvmaf_cuda) against software
-  decoding and the CPU filter, which must log the same scores;
+- with --bench-frames N, both filters (without a GPU, the CPU filter) on
+  N frames of 3840x2160 yuv420p, timed by ffmpeg's -benchmark; and, where
+  the streams of --make-media exist (8-bit H.264, 10-bit HEVC), the
+  pipeline a user runs on encoded video (NVDEC, scale_cuda, libvmaf_cuda)
+  against software decoding and the CPU filter, which must log the same
+  scores;
 - with --wrapper CMD, each GPU run under CMD (compute-sanitizer, say);
   --gpu-only leaves the CPU filter out.
 
@@ -361,8 +362,7 @@ def pipelines(r, label, counts, modes):
         ok = t_alone is not None
         result(ok, "%s: ffmpeg's %s alone, %s" % (label, what, size),
                "%.3f ms a frame, start-up %.0f ms" % (t_alone, start_alone) if ok else start_alone)
-        r.n += 1
-        log = os.path.join(r.tmp, "timed%d.json" % r.n)
+        log = os.path.join(r.tmp, "timed%d.json" % next(r.ids))
         args = "model=:feature=name=float_ssim:log_path=%s:log_fmt=json" % log
         t, start = timed(counts, lambda n: scored(n, args), log)
         rep = None
@@ -435,10 +435,8 @@ def bench(r, gpu_ok, v14, frames):
     beside ffmpeg's own work without it (reading, and for the GPU filter
     hwupload_cuda), so that what the filter adds shows. Each command runs
     on frames / 4 and on frames: the difference gives the time a frame
-    without the start-up (CUDA contexts, the library's state and pools)."""
-    if not gpu_ok:
-        skip("benchmark", "no usable GPU")
-        return
+    without the start-up (CUDA contexts, the library's state and pools).
+    Without a GPU the CPU filter is timed alone."""
     on_disk = 8  # frames in each file; ffmpeg's -stream_loop repeats them
     loops = max(4, (frames + on_disk - 1) // on_disk // 4 * 4)
     counts = (loops // 4 * on_disk, loops * on_disk)
@@ -458,10 +456,13 @@ def bench(r, gpu_ok, v14, frames):
                      "-pix_fmt", "yuv420p", "-s", "3840x2160", "-i", paths[side]]
         return args
 
-    pipelines(r, "benchmark", counts, [
-        cpu_mode(r, inputs, "libvmaf (n_threads=%d)" % THREADS, "reading"),
-        gpu_mode(r, inputs, "hwupload_cuda", "libvmaf_cuda", "reading and hwupload_cuda"),
-    ])
+    modes = [cpu_mode(r, inputs, "libvmaf (n_threads=%d)" % THREADS, "reading")]
+    if gpu_ok:
+        modes.append(gpu_mode(r, inputs, "hwupload_cuda", "libvmaf_cuda",
+                              "reading and hwupload_cuda"))
+    else:
+        skip("benchmark: libvmaf_cuda", "no usable GPU")
+    pipelines(r, "benchmark", counts, modes)
     for p in paths.values():
         os.unlink(p)
 
