@@ -517,13 +517,14 @@ def make_media(vectors, v14, out, frames):
                                        os.path.getsize(os.path.join(out, name))))
 
 
-def nvdec(r, gpu_ok, media, label, names, sw_pix, chain):
+def nvdec(r, gpu_ok, media, frames, label, names, sw_pix, chain):
     """The GPU pipeline a user runs on encoded video: both streams decoded
     by NVDEC into CUDA frames, taken by the filters of chain to a format
     libvmaf_cuda takes, scored by libvmaf_cuda; against FFmpeg's software
     decoder (giving sw_pix) and the CPU filter, which must log the same
-    scores (H.264 and HEVC decoding are exact). Returns the two logs (a dict
-    by "GPU?") and the paths and frame counts, or None."""
+    scores (H.264 and HEVC decoding are exact). Timed on frames / 4 and
+    frames of the streams (at most all of them). Returns the two logs (a
+    dict by "GPU?") and the paths and frame counts, or None."""
     paths = [os.path.join(media, m) for m in names]
     if not all(os.path.exists(p) for p in paths):
         skip(label, "no streams %s in %s (test/api/ffmpeg7_build.sh makes them)"
@@ -544,7 +545,8 @@ def nvdec(r, gpu_ok, media, label, names, sw_pix, chain):
                "exit %d, %s: %s" % (p.returncode, pix.group(1) if pix else "no format",
                                     p.stderr[-300:]))
         return None
-    counts = (on_disk // 4, on_disk)
+    n = min(on_disk, frames)
+    counts = (n // 4, n)
     logs = pipelines(r, label, counts, [
         cpu_mode(r, lambda n: nvdec_inputs(paths, n, False),
                  "software decoding and libvmaf (n_threads=%d)" % THREADS, "software decoding"),
@@ -753,7 +755,7 @@ def main():
         if a.bench_frames > 0:
             bench(r, gpu_ok, v14, a.bench_frames)
             for stream in STREAMS:
-                run = nvdec(r, gpu_ok, media, *stream)
+                run = nvdec(r, gpu_ok, media, a.bench_frames, *stream)
                 if run and stream[2] == "yuv420p10le":
                     p010_widening(r, run)
     print("ffmpeg7_check: %d passed, %d failed, %d skipped (%.0f s)" %

@@ -14,7 +14,8 @@
 # logs into logs.tar.xz), SUITES (default
 # "cuda cuda_host ssim"), PARITY=0 / SANITIZE=0 / BENCH=0 to leave a step out;
 # FFMPEG7 (default .ffmpeg7/ffmpeg, from test/api/ffmpeg7_build.sh; 0 leaves
-# the FFmpeg step out) and FFMPEG7_BENCH_FRAMES (default 100), TIME_LIMIT
+# the FFmpeg step out) and FFMPEG7_BENCH_FRAMES (default 48; the timings in
+# docs/consumers.md come from standalone runs with more), TIME_LIMIT
 # (seconds for the whole run: a step still running then is stopped and
 # marked FAIL(time), later steps are marked skip; set it under a runner's
 # own limit, which would otherwise kill the run before its summary).
@@ -278,8 +279,10 @@ elif [ -x "$FFMPEG7" ]; then
     case $BUILD in /*) libdir=$BUILD/core ;; *) libdir=$PWD/$BUILD/core ;; esac
     ffcheck=(env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
              python3 test/api/ffmpeg7_check.py "$FFMPEG7")
+    # 48 frames keep the whole suite inside a 600 s runner (the step took
+    # 307 s with 100 frames, 384 s with the streams' 192 through NVDEC).
     step "FFmpeg 7.1 libvmaf/libvmaf_cuda filters" ffmpeg7.log \
-        "${ffcheck[@]}" --bench-frames "${FFMPEG7_BENCH_FRAMES:-100}"
+        "${ffcheck[@]}" --bench-frames "${FFMPEG7_BENCH_FRAMES:-48}"
     if [ "${SANITIZE:-1}" != 0 ] && command -v compute-sanitizer >/dev/null; then
         # The library inside FFmpeg's CUDA context, with FFmpeg's device
         # pictures and copies: p01's runs through the GPU filter.
