@@ -752,6 +752,9 @@ def main():
                     report(runs.pop(0).result())
             for f in runs:
                 report(f.result())
+        # The split between the golden runs and the timed ones, so that
+        # --jobs can be judged on each machine.
+        print("golden runs: %.0f s, %d at a time" % (time.time() - t0, a.jobs))
         if a.bench_frames > 0:
             bench(r, gpu_ok, v14, a.bench_frames)
             for stream in STREAMS:
