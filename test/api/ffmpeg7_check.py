@@ -545,7 +545,7 @@ def nvdec(r, gpu_ok, media, frames, label, names, sw_pix, chain):
                "exit %d, %s: %s" % (p.returncode, pix.group(1) if pix else "no format",
                                     p.stderr[-300:]))
         return None
-    n = min(on_disk, frames)
+    n = min(on_disk, max(frames, 8))  # a floor, as the raw files' 8 and 32
     counts = (n // 4, n)
     logs = pipelines(r, label, counts, [
         cpu_mode(r, lambda n: nvdec_inputs(paths, n, False),
