@@ -34,9 +34,12 @@ export PATH="/usr/local/cuda/bin:$PATH"
 export VMAF_TEST_REQUIRE_GPU=1
 SUMMARY=()
 
-# One row of the summary table: name, result, seconds, log or reason.
+# One row of the summary table: name, result, seconds (empty for a step
+# left out), log or reason.
 row() {
-    SUMMARY+=("$(printf '%-34s %-9s %4ss  %s' "$1" "$2" "$3" "$4")")
+    local t=""
+    [ -n "$3" ] && t="$3s"
+    SUMMARY+=("$(printf '%-44s %-10s %5s  %s' "$1" "$2" "$t" "$4")")
 }
 
 STEP_PID=""
@@ -52,7 +55,7 @@ step() { # name, log file, command...
     if [ -n "${TIME_LIMIT:-}" ]; then
         left=$((TIME_LIMIT - SECONDS))
         if [ "$left" -le 0 ]; then
-            row "$name" skip 0 "(TIME_LIMIT=$TIME_LIMIT reached)"
+            row "$name" skip "" "(TIME_LIMIT=$TIME_LIMIT reached)"
             echo "== $name: skip (TIME_LIMIT reached)"
             return 0
         fi
@@ -184,7 +187,7 @@ fi
 
 VMAF="$BUILD/tools/vmaf"
 if [ "${PARITY:-1}" = 0 ]; then
-    SUMMARY+=("CLI golden parity                  skip      (PARITY=0)")
+    row "CLI golden parity" skip "" "(PARITY=0)"
 elif [ -x "$VMAF" ]; then
     for b in cpu cuda; do
         step "CLI golden parity --backend $b" "parity_$b.log" \
@@ -241,11 +244,11 @@ elif [ -x "$VMAF" ]; then
             rm -rf \$y '$BUILD-sm100'"
     fi
 else
-    SUMMARY+=("CLI golden parity                  skip      (no $VMAF)")
+    row "CLI golden parity" skip "" "(no $VMAF)"
 fi
 
 if [ "${SANITIZE:-1}" = 0 ]; then
-    SUMMARY+=("compute-sanitizer                  skip      (SANITIZE=0)")
+    row "compute-sanitizer" skip "" "(SANITIZE=0)"
 elif command -v compute-sanitizer >/dev/null; then
     for tool in memcheck racecheck; do
         extra=""
@@ -262,7 +265,7 @@ elif command -v compute-sanitizer >/dev/null; then
         fi
     done
 else
-    SUMMARY+=("compute-sanitizer                  skip      (not installed)")
+    row "compute-sanitizer" skip "" "(not installed)"
 fi
 
 
@@ -274,7 +277,7 @@ fi
 # servers, and the run carries .ffmpeg7/.
 FFMPEG7=${FFMPEG7:-$PWD/.ffmpeg7/ffmpeg}
 if [ "$FFMPEG7" = 0 ]; then
-    SUMMARY+=("FFmpeg 7.1 filters                 skip      (FFMPEG7=0)")
+    row "FFmpeg 7.1 filters" skip "" "(FFMPEG7=0)"
 elif [ -x "$FFMPEG7" ]; then
     case $BUILD in /*) libdir=$BUILD/core ;; *) libdir=$PWD/$BUILD/core ;; esac
     ffcheck=(env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -291,7 +294,7 @@ elif [ -x "$FFMPEG7" ]; then
             --wrapper "compute-sanitizer --tool memcheck --error-exitcode 9"
     fi
 else
-    SUMMARY+=("FFmpeg 7.1 filters                 skip      (no $FFMPEG7; see test/api/ffmpeg7_build.sh)")
+    row "FFmpeg 7.1 filters" skip "" "(no $FFMPEG7; see test/api/ffmpeg7_build.sh)"
 fi
 
 report
