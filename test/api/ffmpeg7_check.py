@@ -350,6 +350,23 @@ def timed(counts, make, log=None):
     return best
 
 
+def timing_text(t, start):
+    """A pipeline's time in words. A time a frame at or below zero means
+    that the run with more frames took no longer than the one with fewer:
+    the noise of ffmpeg's start-up outweighed the frames between them."""
+    if t <= 0:
+        return ("no time a frame measurable (%.3f ms: too few frames, raise "
+                "--bench-frames), start-up %.0f ms" % (t, start))
+    return "%.3f ms a frame, start-up %.0f ms" % (t, start)
+
+
+def ratio_text(gpu, cpu):
+    """The GPU filter's time a frame against the CPU filter's, in words."""
+    if gpu <= 0 or cpu <= 0:
+        return "the filters' times a frame are not measurable with these frames"
+    return "a frame through the GPU filter takes %.2fx the CPU filter's time" % (gpu / cpu)
+
+
 def pipelines(r, label, counts, modes):
     """Each mode: (name, what ffmpeg does without the filter, GPU?, that
     command for n frames, the command with the filter for n frames and the
@@ -361,7 +378,7 @@ def pipelines(r, label, counts, modes):
         t_alone, start_alone = timed(counts, alone)
         ok = t_alone is not None
         result(ok, "%s: ffmpeg's %s alone, %s" % (label, what, size),
-               "%.3f ms a frame, start-up %.0f ms" % (t_alone, start_alone) if ok else start_alone)
+               timing_text(t_alone, start_alone) if ok else start_alone)
         log = os.path.join(r.tmp, "timed%d.json" % next(r.ids))
         args = "model=:feature=name=float_ssim:log_path=%s:log_fmt=json" % log
         t, start = timed(counts, lambda n: scored(n, args), log)
@@ -374,7 +391,7 @@ def pipelines(r, label, counts, modes):
         if ok:
             times[gpu] = t
             logs[gpu] = rep
-            detail = "%.3f ms a frame, start-up %.0f ms" % (t, start)
+            detail = timing_text(t, start)
             if t_alone is not None:
                 detail += "; %.3f ms a frame and %.0f ms of start-up more than ffmpeg's %s alone" \
                     % (t - t_alone, start - start_alone, what)
@@ -384,8 +401,8 @@ def pipelines(r, label, counts, modes):
     if len(logs) == 2:
         same = logs[False]["frames"] == logs[True]["frames"] and \
             logs[False]["pooled_metrics"] == logs[True]["pooled_metrics"]
-        detail = "pooled mean %s; a frame through the GPU filter takes %.2fx the CPU filter's time" \
-            % (logs[True]["pooled_metrics"]["float_ssim"]["mean"], times[True] / times[False])
+        detail = "pooled mean %s; %s" % (logs[True]["pooled_metrics"]["float_ssim"]["mean"],
+                                         ratio_text(times[True], times[False]))
         if not same:
             detail = "%s; pooled mean %s against %s" % (
                 log_difference(logs[True], logs[False]),
@@ -638,6 +655,17 @@ def self_test(vectors, vdir):
                         "name=float_ssim\\\\:enable_db=true\\\\:clip_db=true")):
         got = feature_arg(opts)
         result(got == want, "feature_arg('%s') escapes ':' twice" % opts, got)
+    for t, want in ((4.5, "4.500 ms a frame, start-up 30 ms"),
+                    (-3.3, "no time a frame measurable (-3.300 ms: too few frames, "
+                           "raise --bench-frames), start-up 30 ms")):
+        got = timing_text(t, 30.0)
+        result(got == want, "timing_text(%g) reads '%s'" % (t, want), got)
+    for gpu, cpu, want in ((1.0, 4.0, "a frame through the GPU filter takes 0.25x the CPU "
+                                      "filter's time"),
+                           (-0.5, 4.0, "the filters' times a frame are not measurable with "
+                                       "these frames")):
+        got = ratio_text(gpu, cpu)
+        result(got == want, "ratio_text(%g, %g) reads '%s'" % (gpu, cpu, want), got)
     for v in vectors:
         with lzma.open(os.path.join(vdir, v["ref"] + ".xz")) as f:
             data = f.read()
