@@ -392,9 +392,12 @@ def pipelines(r, label, counts, modes):
             times[gpu] = t
             logs[gpu] = rep
             detail = timing_text(t, start)
-            if t_alone is not None:
+            if t_alone is not None and t > 0 and t_alone > 0:
                 detail += "; %.3f ms a frame and %.0f ms of start-up more than ffmpeg's %s alone" \
                     % (t - t_alone, start - start_alone, what)
+            elif t_alone is not None:
+                detail += "; %.0f ms of start-up more than ffmpeg's %s alone" \
+                    % (start - start_alone, what)
         elif rep is not None:
             detail = "%d frames logged, %d expected" % (len(rep["frames"]), counts[1])
         result(ok, "%s: %s, %s" % (label, name, size), detail)
