@@ -1,6 +1,8 @@
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "config.h"
 #include "cpu.h"
 
 static _Atomic uint64_t cpu_disabled;
@@ -13,4 +15,34 @@ void vmaf_cpu_set_disabled(uint64_t mask)
 uint64_t vmaf_cpu_disabled(void)
 {
     return atomic_load(&cpu_disabled);
+}
+
+static unsigned detected;
+static pthread_once_t detect_once = PTHREAD_ONCE_INIT;
+
+static void detect(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+#if HAVE_AVX2_KERNELS
+    if (__builtin_cpu_supports("avx2"))
+        detected |= VMAF_CPU_FLAG_AVX2;
+#endif
+#if HAVE_AVX512_KERNELS
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+        detected |= VMAF_CPU_FLAG_AVX512;
+#endif
+#endif
+}
+
+unsigned vmaf_cpu_flags_detected(void)
+{
+    pthread_once(&detect_once, detect);
+    return detected;
+}
+
+unsigned vmaf_cpu_flags(void)
+{
+    return vmaf_cpu_flags_detected() & ~(unsigned)vmaf_cpu_disabled();
 }

@@ -1,5 +1,6 @@
-/* CPU feature levels that VmafConfiguration.cpumask can switch off. The bit
- * values are libvmaf's, so a mask written for it means the same here. */
+/* CPU feature levels: what the CPU has, and what VmafConfiguration.cpumask
+ * switches off. The bit values are libvmaf's, so a mask written for it
+ * means the same here. */
 #ifndef LIBVMAF_SRC_CPU_H
 #define LIBVMAF_SRC_CPU_H
 
@@ -10,6 +11,7 @@ enum VmafCpuFlag {
     VMAF_CPU_FLAG_SSSE3 = 1 << 1,
     VMAF_CPU_FLAG_SSE41 = 1 << 2,
     VMAF_CPU_FLAG_AVX2 = 1 << 3,
+    /* AVX-512 F, DQ, BW and VL together: what the kernels are built for. */
     VMAF_CPU_FLAG_AVX512 = 1 << 4,
     VMAF_CPU_FLAG_AVX512ICL = 1 << 5,
 };
@@ -19,5 +21,13 @@ enum VmafCpuFlag {
  * same bits, so this only changes speed. */
 void vmaf_cpu_set_disabled(uint64_t mask);
 uint64_t vmaf_cpu_disabled(void);
+
+/* The levels this CPU has and this build has kernels for, whatever is
+ * disabled (tests compare every level with the C code). */
+unsigned vmaf_cpu_flags_detected(void);
+
+/* The levels in use: detected, less those disabled. Each extractor's dsp
+ * table is filled from it: C first, then each level it allows. */
+unsigned vmaf_cpu_flags(void);
 
 #endif /* LIBVMAF_SRC_CPU_H */

@@ -12,10 +12,12 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "cpu.h"
 #include "feature/ssim/ssim.h"
 #include "feature/ssim/ssim_kernels.h"
@@ -25,63 +27,30 @@ const float vmaf_ssim_gauss[SSIM_WINDOW] = {
     0.213006f, 0.109361f, 0.036001f, 0.007599f, 0.001028f,
 };
 
-#ifndef HAVE_SSIM_AVX2
-#define HAVE_SSIM_AVX2 0
-#endif
-#ifndef HAVE_SSIM_AVX512
-#define HAVE_SSIM_AVX512 0
-#endif
-
 /* ---- kernel choice ------------------------------------------------------- */
 
 /* Variants in order of preference (last usable wins); index 0 is plain C. */
 typedef struct KernelVariant {
     const VmafSsimKernels *k;
-    int (*usable)(void);
-    uint64_t cpu_flag; /* VmafConfiguration.cpumask bit that switches it off */
+    unsigned cpu_flag; /* what the CPU must have, and the cpumask bit that switches it off */
 } KernelVariant;
 
-static int always(void)
-{
-    return 1;
-}
-
-#if HAVE_SSIM_AVX2
-static int has_avx2(void)
-{
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2");
-}
-#endif
-
-#if HAVE_SSIM_AVX512
-static int has_avx512(void)
-{
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-}
-#endif
-
 static const KernelVariant variants[] = {
-    {&vmaf_ssim_kernels_c, always, 0},
-#if HAVE_SSIM_AVX2
-    {&vmaf_ssim_kernels_avx2, has_avx2, VMAF_CPU_FLAG_AVX2},
+    {&vmaf_ssim_kernels_c, 0},
+#if HAVE_AVX2_KERNELS
+    {&vmaf_ssim_kernels_avx2, VMAF_CPU_FLAG_AVX2},
 #endif
-#if HAVE_SSIM_AVX512
-    {&vmaf_ssim_kernels_avx512, has_avx512, VMAF_CPU_FLAG_AVX512},
+#if HAVE_AVX512_KERNELS
+    {&vmaf_ssim_kernels_avx512, VMAF_CPU_FLAG_AVX512},
 #endif
 };
 #define N_VARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
 
 static const VmafSsimKernels *kernels_forced;
-static int kernels_usable[N_VARIANTS];
-static pthread_once_t kernels_once = PTHREAD_ONCE_INIT;
 
-static void kernels_detect(void)
+static bool usable(int i)
 {
-    for (int i = 0; i < N_VARIANTS; i++)
-        kernels_usable[i] = variants[i].usable();
+    return (vmaf_cpu_flags_detected() & variants[i].cpu_flag) == variants[i].cpu_flag;
 }
 
 /* The best variant the CPU has and the cpumask allows; asked per frame, so a
@@ -90,11 +59,10 @@ static const VmafSsimKernels *kernels(void)
 {
     if (kernels_forced)
         return kernels_forced;
-    pthread_once(&kernels_once, kernels_detect);
-    const uint64_t off = vmaf_cpu_disabled();
+    const unsigned flags = vmaf_cpu_flags();
     const VmafSsimKernels *best = variants[0].k;
     for (int i = 1; i < N_VARIANTS; i++)
-        if (kernels_usable[i] && !(off & variants[i].cpu_flag))
+        if ((flags & variants[i].cpu_flag) == variants[i].cpu_flag)
             best = variants[i].k;
     return best;
 }
@@ -112,7 +80,7 @@ int vmaf_ssim_kernels_select(int i)
     }
     if (i >= N_VARIANTS)
         return -EINVAL;
-    if (!variants[i].usable())
+    if (!usable(i))
         return -ENOTSUP;
     kernels_forced = variants[i].k;
     return 0;
@@ -120,7 +88,7 @@ int vmaf_ssim_kernels_select(int i)
 
 const VmafSsimKernels *vmaf_ssim_kernels_get(int i)
 {
-    if (i < 0 || i >= N_VARIANTS || !variants[i].usable())
+    if (i < 0 || i >= N_VARIANTS || !usable(i))
         return NULL;
     return variants[i].k;
 }

@@ -32,8 +32,8 @@ typedef struct VmafSsimKernels {
 } VmafSsimKernels;
 
 extern const VmafSsimKernels vmaf_ssim_kernels_c;
-extern const VmafSsimKernels vmaf_ssim_kernels_avx2;   /* when HAVE_SSIM_AVX2 */
-extern const VmafSsimKernels vmaf_ssim_kernels_avx512; /* when HAVE_SSIM_AVX512 */
+extern const VmafSsimKernels vmaf_ssim_kernels_avx2;   /* when HAVE_AVX2_KERNELS */
+extern const VmafSsimKernels vmaf_ssim_kernels_avx512; /* when HAVE_AVX512_KERNELS */
 
 /* Variant i of this build (0 = plain C), or NULL when i is out of range or
  * the CPU cannot run it. For tests that compare the variants function by
