@@ -24,6 +24,9 @@ struct VmafThreadPool;
 typedef struct VmafFeatureRequest {
     const VmafFeatureExtractor *cpu; /* the CPU extractor (always set) */
     VmafFeatureDictionary *opts;     /* validated options (owned) */
+    /* What its options add to its score names; requests of one extractor
+     * whose names differ are separate instances. */
+    char name_suffix[VMAF_FEX_NAME_SUFFIX_MAX];
     const VmafFeatureExtractor *use; /* chosen at first frame: cpu or a twin */
     VmafFex *inst;                   /* one instance, or n_threads of them */
     unsigned n_inst;
@@ -44,6 +47,11 @@ struct VmafContext {
     unsigned pic_cnt;             /* pairs read (for fps) */
     unsigned max_index_plus1;     /* highest index read + 1 */
     struct timespec t_start, t_end;
+
+    /* The reference pictures of the last two frames read, for extractors
+     * with VMAF_FEX_FLAG_PREV_REF ([0] the last); host memory. */
+    VmafPicture prev_ref[2];
+    bool keep_prev_ref;           /* some extractor on the CPU needs them */
 
     struct VmafThreadPool *pool;  /* CPU workers when cfg.n_threads > 0 */
     pthread_mutex_t lock;         /* guards inst_busy and err */

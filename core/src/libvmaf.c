@@ -22,6 +22,7 @@
 #include "log.h"
 #include "picture_internal.h"
 #include "registry.h"
+#include "row_copy.h"
 #include "thread_pool.h"
 
 const char *vmaf_version(void)
@@ -138,9 +139,11 @@ static void list_features(char *buf, size_t len)
     }
 }
 
-/* Options are checked against the CPU extractor's table (a twin's equals it)
- * as soon as they are given, so a typo fails before any frame is read. */
-static int check_options(const VmafFeatureExtractor *fex, const VmafFeatureDictionary *opts)
+/* Options are checked against the CPU extractor's table (its twins have
+ * it too) as soon as they are given, so a typo fails before any frame is
+ * read; the part of the score names they make is kept in suffix. */
+static int check_options(const VmafFeatureExtractor *fex, const VmafFeatureDictionary *opts,
+                         char suffix[VMAF_FEX_NAME_SUFFIX_MAX])
 {
     void *priv = calloc(1, fex->priv_size ? fex->priv_size : 1);
     if (!priv) {
@@ -150,6 +153,12 @@ static int check_options(const VmafFeatureExtractor *fex, const VmafFeatureDicti
     int err = vmaf_fex_parse_options(fex, priv, opts);
     if (!err)
         vmaf_fex_warn_inert_options(fex, priv);
+    if (!err && vmaf_fex_name_suffix(fex, priv, suffix, VMAF_FEX_NAME_SUFFIX_MAX)) {
+        vmaf_error("%s: these options make score names longer than %d characters; set "
+                   "fewer of them away from their defaults", fex->name,
+                   VMAF_FEX_NAME_SUFFIX_MAX - 1);
+        err = -EINVAL;
+    }
     free(priv);
     return err;
 }
@@ -197,7 +206,8 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
         if (!v && (err = vmaf_feature_dictionary_set(&opts, enabling->name, "true")))
             goto fail;
     }
-    err = check_options(cpu, opts);
+    char suffix[VMAF_FEX_NAME_SUFFIX_MAX];
+    err = check_options(cpu, opts, suffix);
     if (err)
         goto fail;
 
@@ -207,19 +217,26 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
         VmafFeatureRequest *r = &vmaf->req[i];
         if (r->cpu != cpu)
             continue;
-        /* One extractor serves every request of it (two models, a model and
-         * --feature): options must agree, except those that only add
-         * outputs, which are switched on for all. */
+        /* One instance serves every request of it with the same score
+         * names (two models, a model and --feature): other options must
+         * agree, except those that only add outputs, which are switched on
+         * for all. Options that name the scores differently make another
+         * instance (VMAF and NEG ask adm for two gain limits). */
+        VmafFeatureDictionary *merged = NULL;
+        err = vmaf_fex_merge_options(cpu, r->opts, opts, &merged);
+        if (err == -EEXIST) {
+            err = 0;
+            continue;
+        }
+        if (err)
+            goto fail;
         if (pin && r->use && r->use != pin) {
             vmaf_error("feature %s is requested on two backends (%s and %s); request one",
                        cpu->name, r->use->name, pin->name);
+            vmaf_feature_dictionary_free(&merged);
             err = -EINVAL;
             goto fail;
         }
-        VmafFeatureDictionary *merged = NULL;
-        err = vmaf_fex_merge_options(cpu, r->opts, opts, &merged);
-        if (err)
-            goto fail;
         vmaf_feature_dictionary_free(&r->opts);
         r->opts = merged;
         if (pin)
@@ -243,6 +260,7 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
     r->cpu = cpu;
     r->opts = opts;
     r->use = pin;
+    memcpy(r->name_suffix, suffix, sizeof(r->name_suffix));
     return 0;
 
 fail:
@@ -250,31 +268,53 @@ fail:
     return err;
 }
 
-/* Whether the request's extractor writes `feature` with the request's
- * options (an output behind an option only with that option on). */
+/* Whether the request's extractor writes provided feature `base` with the
+ * request's options (an output behind an option only with that option on). */
+static bool emits_base(const VmafFeatureRequest *r, const char *base)
+{
+    const VmafOption *o = vmaf_fex_option_enabling(r->cpu, base);
+    const char *v = o ? vmaf_dict_get(r->opts, o->name) : NULL;
+    return !o || (v ? !strcmp(v, "true") : o->def.b);
+}
+
+/* The name it stores provided feature `base` under. */
+static void score_name(const VmafFeatureRequest *r, const char *base, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s", base, r->name_suffix);
+}
+
+/* Whether the request's extractor stores scores under the name `feature`. */
 static bool emits(const VmafFeatureRequest *r, const char *feature)
 {
     for (const char *const *p = r->cpu->provided_features; p && *p; p++) {
-        if (strcmp(*p, feature))
-            continue;
-        const VmafOption *o = vmaf_fex_option_enabling(r->cpu, feature);
-        const char *v = o ? vmaf_dict_get(r->opts, o->name) : NULL;
-        return !o || (v ? !strcmp(v, "true") : o->def.b);
+        char name[512];
+        score_name(r, *p, name, sizeof(name));
+        if (!strcmp(name, feature))
+            return emits_base(r, *p);
     }
     return false;
-}
-
-static const VmafFeatureExtractor *writer_of(const VmafContext *vmaf, const char *feature)
-{
-    for (unsigned i = 0; i < vmaf->req_cnt; i++)
-        if (emits(&vmaf->req[i], feature))
-            return vmaf->req[i].cpu;
-    return NULL;
 }
 
 static bool extracted_at(const VmafContext *vmaf, unsigned index)
 {
     return vmaf->cfg.n_subsample <= 1 || !(index % vmaf->cfg.n_subsample);
+}
+
+/* Temporal extractors see every frame; the others only those that
+ * n_subsample keeps. */
+static bool sees_frame(const VmafContext *vmaf, const VmafFeatureExtractor *cpu, unsigned index)
+{
+    return (cpu->flags & VMAF_FEX_FLAG_PREV_REF) || extracted_at(vmaf, index);
+}
+
+/* The extractor that stores `feature` at frame `index`, or NULL. */
+static const VmafFeatureExtractor *writer_of(const VmafContext *vmaf, const char *feature,
+                                             unsigned index)
+{
+    for (unsigned i = 0; i < vmaf->req_cnt; i++)
+        if (sees_frame(vmaf, vmaf->req[i].cpu, index) && emits(&vmaf->req[i], feature))
+            return vmaf->req[i].cpu;
+    return NULL;
 }
 
 int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, double value,
@@ -302,8 +342,8 @@ int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, doubl
      * that the outcome does not depend on which store comes first and the
      * worker's store cannot fail and stop the context. */
     const VmafFeatureExtractor *writer;
-    if (extracted_at(vmaf, index) && vmaf_feature_collector_was_read(vmaf->fc, index) &&
-        (writer = writer_of(vmaf, feature_name))) {
+    if (vmaf_feature_collector_was_read(vmaf->fc, index) &&
+        (writer = writer_of(vmaf, feature_name, index))) {
         vmaf_error("feature %s: frame %u was read and %s scores it; import scores only for "
                    "features no requested extractor computes, or for frames not read",
                    feature_name, index, writer->name);
@@ -369,6 +409,30 @@ static int choose_backend(VmafContext *vmaf, VmafFeatureRequest *r)
     return err;
 }
 
+/* Every score name the requests will store, in report order: the
+ * per-frame outputs of each request in turn, then those stored at the
+ * flush, each extractor's in the order it lists them. The reference's
+ * reports read so, whichever worker stores first. */
+static int declare_features(VmafContext *vmaf)
+{
+    for (int flushed = 0; flushed < 2; flushed++) {
+        for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+            const VmafFeatureRequest *r = &vmaf->req[i];
+            for (const char *const *p = r->cpu->provided_features; p && *p; p++) {
+                if (vmaf_fex_is_flushed_feature(r->cpu, *p) != flushed || !emits_base(r, *p))
+                    continue;
+                char name[512];
+                score_name(r, *p, name, sizeof(name));
+                if (vmaf_feature_collector_declare(vmaf->fc, name)) {
+                    vmaf_error("out of memory starting the extractors");
+                    return -ENOMEM;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
 /* At the first frame, `index`: the geometry is known, the extractors start. */
 static int start(VmafContext *vmaf, const VmafPicture *ref, unsigned index)
 {
@@ -431,6 +495,7 @@ static int start(VmafContext *vmaf, const VmafPicture *ref, unsigned index)
             f->w = vmaf->w;
             f->h = vmaf->h;
             f->first_index = index;
+            memcpy(f->name_suffix, r->name_suffix, sizeof(f->name_suffix));
             const bool device = r->use->backend != VMAF_FEX_BACKEND_CPU;
             f->cuda = device ? vmaf->cuda : NULL;
             f->frames = device ? vmaf->cuda_frames : NULL;
@@ -445,8 +510,10 @@ static int start(VmafContext *vmaf, const VmafPicture *ref, unsigned index)
         }
         vmaf_info("%s runs as %s%s", r->cpu->name, r->use->name,
                   n > 1 ? " on worker threads" : "");
+        if (r->use->backend == VMAF_FEX_BACKEND_CPU && (r->cpu->flags & VMAF_FEX_FLAG_PREV_REF))
+            vmaf->keep_prev_ref = true;
     }
-    return 0;
+    return declare_features(vmaf);
 }
 
 static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture *dist,
@@ -571,16 +638,22 @@ static void release(VmafContext *vmaf, VmafFeatureRequest *r, unsigned slot)
     pthread_mutex_unlock(&vmaf->lock);
 }
 
-static int extract_cpu(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture *dist,
-                       unsigned index)
+/* Scores one frame with every CPU extractor that sees it (all of them for
+ * a frame n_subsample keeps, the temporal ones for any frame). */
+static int extract_cpu(VmafContext *vmaf, const VmafFexFrame *frame)
 {
+    const bool kept = extracted_at(vmaf, frame->index);
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         VmafFeatureRequest *r = &vmaf->req[i];
-        if (r->use->backend != VMAF_FEX_BACKEND_CPU)
+        if (r->use->backend != VMAF_FEX_BACKEND_CPU ||
+            (!kept && !(r->cpu->flags & VMAF_FEX_FLAG_PREV_REF)))
             continue;
+        VmafFexFrame own = *frame;
+        if (!(r->cpu->flags & VMAF_FEX_FLAG_PREV_REF))
+            own.prev_ref[0] = own.prev_ref[1] = NULL;
         unsigned slot;
         VmafFex *f = acquire(vmaf, r, &slot);
-        int err = f->fex->extract(f, ref, dist, index, vmaf->fc);
+        int err = f->fex->extract(f, &own, vmaf->fc);
         release(vmaf, r, slot);
         if (err)
             return err; /* the extractor logged why */
@@ -591,6 +664,7 @@ static int extract_cpu(VmafContext *vmaf, const VmafPicture *ref, const VmafPict
 typedef struct FrameJob {
     VmafContext *vmaf;
     VmafPicture ref, dist;
+    VmafPicture prev_ref[2]; /* plain host pictures (keep_luma), or empty */
     unsigned index;
 } FrameJob;
 
@@ -599,13 +673,124 @@ static void frame_job(void *arg)
     FrameJob *job = arg;
     /* After a failure the remaining frames are dropped, not scored. */
     if (!sticky_error(job->vmaf)) {
-        int err = extract_cpu(job->vmaf, &job->ref, &job->dist, job->index);
+        const VmafFexFrame frame = {
+            .ref = &job->ref,
+            .dist = &job->dist,
+            .prev_ref = { job->prev_ref[0].ref ? &job->prev_ref[0] : NULL,
+                          job->prev_ref[1].ref ? &job->prev_ref[1] : NULL },
+            .index = job->index,
+        };
+        int err = extract_cpu(job->vmaf, &frame);
         if (err)
             vmaf_context_set_error(job->vmaf, err);
     }
     vmaf_cuda_pool_unhold(&job->ref);
     vmaf_cuda_pool_unhold(&job->dist);
+    for (int k = 0; k < 2; k++)
+        if (job->prev_ref[k].ref)
+            vmaf_picture_unref(&job->prev_ref[k]);
     free(job);
+}
+
+/* A reference to a picture's luma that the context may keep for later
+ * frames: the picture itself when the caller allocated it, a copy of its
+ * luma when it belongs to a pool (kept, it would be missing from the pool
+ * the caller fetches from, and a fetch could wait for ever). */
+static int keep_luma(const VmafPicture *pic, VmafPicture *out)
+{
+    const VmafPicturePriv *priv = pic->priv;
+    if (!priv || !priv->release)
+        return vmaf_picture_ref(out, pic);
+    int err = vmaf_picture_alloc(out, VMAF_PIX_FMT_YUV400P, pic->bpc, pic->w[0], pic->h[0]);
+    if (err)
+        return err;
+    const VmafRowCopy plane = {
+        .dst = out->data[0],
+        .dst_stride = (size_t)out->stride[0],
+        .src = pic->data[0],
+        .src_stride = pic->stride[0],
+        .row_bytes = (size_t)pic->w[0] * (pic->bpc > 8 ? 2 : 1),
+        .rows = pic->h[0],
+    };
+    return vmaf_row_copy(NULL, &plane, 1);
+}
+
+/* After frame `index` went to the extractors: its reference becomes the
+ * previous one of the next frame. */
+static int remember_ref(VmafContext *vmaf, const VmafPicture *ref, unsigned index)
+{
+    if (!vmaf->keep_prev_ref)
+        return 0;
+    VmafPicture kept = { 0 };
+    int err = keep_luma(ref, &kept);
+    if (err) {
+        vmaf_error("frame %u: out of memory keeping the reference picture for the next frame",
+                   index);
+        return err;
+    }
+    if (vmaf->prev_ref[1].ref)
+        vmaf_picture_unref(&vmaf->prev_ref[1]);
+    vmaf->prev_ref[1] = vmaf->prev_ref[0];
+    vmaf->prev_ref[0] = kept;
+    return 0;
+}
+
+static void forget_refs(VmafContext *vmaf)
+{
+    for (int k = 0; k < 2; k++)
+        if (vmaf->prev_ref[k].ref)
+            vmaf_picture_unref(&vmaf->prev_ref[k]);
+}
+
+/* Queues one frame for the workers, with references to what it reads. */
+static int queue_frame(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture *dist,
+                       unsigned index)
+{
+    FrameJob *job = calloc(1, sizeof(*job));
+    if (!job) {
+        vmaf_error("frame %u: out of memory queueing the frame", index);
+        return -ENOMEM;
+    }
+    job->vmaf = vmaf;
+    job->index = index;
+    /* Held as the library's: a fetch from a dry pool waits for these
+     * (cuda_internal.h). */
+    vmaf_cuda_pool_hold(&job->ref, ref);
+    vmaf_cuda_pool_hold(&job->dist, dist);
+    for (int k = 0; k < 2; k++)
+        if (vmaf->prev_ref[k].ref)
+            (void)vmaf_picture_ref(&job->prev_ref[k], &vmaf->prev_ref[k]);
+    int err = vmaf_thread_pool_enqueue(vmaf->pool, frame_job, job);
+    if (err) {
+        vmaf_error("frame %u: out of memory queueing the frame", index);
+        vmaf_cuda_pool_unhold(&job->ref);
+        vmaf_cuda_pool_unhold(&job->dist);
+        for (int k = 0; k < 2; k++)
+            if (job->prev_ref[k].ref)
+                vmaf_picture_unref(&job->prev_ref[k]);
+        free(job);
+    }
+    return err;
+}
+
+/* CPU extractors score the frame, on a worker or here. */
+static int dispatch_cpu(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture *dist,
+                        unsigned index)
+{
+    int err;
+    if (vmaf->pool) {
+        err = queue_frame(vmaf, ref, dist, index);
+    } else {
+        const VmafFexFrame frame = {
+            .ref = ref,
+            .dist = dist,
+            .prev_ref = { vmaf->prev_ref[0].ref ? &vmaf->prev_ref[0] : NULL,
+                          vmaf->prev_ref[1].ref ? &vmaf->prev_ref[1] : NULL },
+            .index = index,
+        };
+        err = extract_cpu(vmaf, &frame);
+    }
+    return err ? err : remember_ref(vmaf, ref, index);
 }
 
 /* A request served by a device extractor that has started. */
@@ -686,6 +871,7 @@ static int flush(VmafContext *vmaf, bool quiet)
         }
     }
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_end);
+    forget_refs(vmaf); /* no frame comes after the flush */
     if (err)
         vmaf_context_set_error(vmaf, err);
     return err;
@@ -709,15 +895,17 @@ static int mark_read(VmafContext *vmaf, unsigned index)
         vmaf_error("frame %u was already read; give each frame its own index", index);
         return -EINVAL;
     }
-    if (extracted_at(vmaf, index)) {
-        for (unsigned i = 0; i < vmaf->req_cnt; i++) {
-            const VmafFeatureRequest *r = &vmaf->req[i];
+    for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+        const VmafFeatureRequest *r = &vmaf->req[i];
+        if (sees_frame(vmaf, r->cpu, index)) {
             for (const char *const *p = r->cpu->provided_features; p && *p; p++) {
                 double v;
-                if (emits(r, *p) && !vmaf_feature_collector_get(vmaf->fc, *p, &v, index)) {
+                char name[512];
+                score_name(r, *p, name, sizeof(name));
+                if (emits_base(r, *p) && !vmaf_feature_collector_get(vmaf->fc, name, &v, index)) {
                     vmaf_error("frame %u: %s already has a score at this index (imported); "
                                "%s would score it again, read the frame under another index",
-                               index, *p, r->cpu->name);
+                               index, name, r->cpu->name);
                     return -EINVAL;
                 }
             }
@@ -756,10 +944,11 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
     vmaf->pic_cnt++;
     if (index + 1 > vmaf->max_index_plus1)
         vmaf->max_index_plus1 = index + 1;
-    if (vmaf->cfg.n_subsample > 1 && index % vmaf->cfg.n_subsample)
+    const bool kept = extracted_at(vmaf, index);
+    if (!kept && !vmaf->keep_prev_ref)
         return 0;
 
-    if (any_backend(vmaf, true)) {
+    if (kept && any_backend(vmaf, true)) {
         /* Room in every device extractor first: the place the pair goes to
          * on the device may still hold a frame one of them reads. */
         for (unsigned i = 0; i < vmaf->req_cnt; i++) {
@@ -809,29 +998,7 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
         cref = &host[0];
         cdist = &host[1];
     }
-    if (vmaf->pool) {
-        FrameJob *job = calloc(1, sizeof(*job));
-        if (!job) {
-            vmaf_error("frame %u: out of memory queueing the frame", index);
-            err = -ENOMEM;
-        } else {
-            job->vmaf = vmaf;
-            job->index = index;
-            /* Held as the library's: a fetch from a dry pool waits for
-             * these (cuda_internal.h). */
-            vmaf_cuda_pool_hold(&job->ref, cref);
-            vmaf_cuda_pool_hold(&job->dist, cdist);
-            err = vmaf_thread_pool_enqueue(vmaf->pool, frame_job, job);
-            if (err) {
-                vmaf_error("frame %u: out of memory queueing the frame", index);
-                vmaf_cuda_pool_unhold(&job->ref);
-                vmaf_cuda_pool_unhold(&job->dist);
-                free(job);
-            }
-        }
-    } else {
-        err = extract_cpu(vmaf, cref, cdist, index);
-    }
+    err = dispatch_cpu(vmaf, cref, cdist, index);
     if (host[0].ref) {
         vmaf_picture_unref(&host[0]);
         vmaf_picture_unref(&host[1]);
@@ -973,6 +1140,7 @@ int vmaf_close(VmafContext *vmaf)
         vmaf_feature_dictionary_free(&vmaf->req[i].opts);
     }
     free(vmaf->req);
+    forget_refs(vmaf);
     for (unsigned i = 0; i < vmaf->score_name_cnt; i++)
         free(vmaf->score_name[i].name);
     free(vmaf->score_name);

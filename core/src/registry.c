@@ -1,5 +1,5 @@
 #include <errno.h>
-#include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "config.h"
@@ -40,12 +40,12 @@ const VmafFeatureExtractor *vmaf_registry_find_by_name(const char *name)
     return NULL;
 }
 
-static int provides(const VmafFeatureExtractor *fex, const char *feature)
+static bool listed(const char *const *list, const char *name)
 {
-    for (const char *const *p = fex->provided_features; p && *p; p++)
-        if (!strcmp(*p, feature))
-            return 1;
-    return 0;
+    for (; list && *list; list++)
+        if (!strcmp(*list, name))
+            return true;
+    return false;
 }
 
 const VmafFeatureExtractor *vmaf_registry_find_by_feature(const char *feature)
@@ -53,7 +53,7 @@ const VmafFeatureExtractor *vmaf_registry_find_by_feature(const char *feature)
     if (!feature)
         return NULL;
     for (size_t i = 0; i < TABLE_LEN; i++)
-        if (table[i]->backend == VMAF_FEX_BACKEND_CPU && provides(table[i], feature))
+        if (table[i]->backend == VMAF_FEX_BACKEND_CPU && listed(table[i]->provided_features, feature))
             return table[i];
     return NULL;
 }
@@ -66,8 +66,7 @@ const VmafFeatureExtractor *vmaf_registry_twin(const VmafFeatureExtractor *cpu,
     if (cpu->backend == backend)
         return cpu;
     for (size_t i = 0; i < TABLE_LEN; i++)
-        if (table[i]->backend == backend && table[i]->twin_of &&
-            !strcmp(table[i]->twin_of, cpu->name))
+        if (table[i]->backend == backend && table[i]->twin_of == cpu)
             return table[i];
     return NULL;
 }
@@ -76,62 +75,60 @@ const VmafFeatureExtractor *vmaf_registry_cpu_of(const VmafFeatureExtractor *fex
 {
     if (!fex || fex->backend == VMAF_FEX_BACKEND_CPU)
         return fex;
-    return vmaf_registry_find_by_name(fex->twin_of);
+    return fex->twin_of;
 }
 
-static int same_double(double a, double b)
+static bool in_table(const VmafFeatureExtractor *const *t, size_t n,
+                     const VmafFeatureExtractor *f)
 {
-    return a == b || (isinf(a) && isinf(b) && signbit(a) == signbit(b));
+    for (size_t i = 0; i < n; i++)
+        if (t[i] == f)
+            return true;
+    return false;
 }
 
-static int same_features(const char *const *a, const char *const *b)
+/* One entry alone: what it must have for its backend. */
+static int validate_entry(const VmafFeatureExtractor *const *t, size_t n, size_t i)
 {
-    size_t i = 0;
-    for (; a && a[i] && b && b[i]; i++)
-        if (strcmp(a[i], b[i]))
-            return 0;
-    return (!a || !a[i]) && (!b || !b[i]);
-}
-
-static int same_options(const VmafOption *a, const VmafOption *b)
-{
-    for (;; a++, b++) {
-        if (!a || !b)
-            return a == b;
-        if (!a->name || !b->name)
-            return a->name == b->name;
-        if (strcmp(a->name, b->name) || a->type != b->type || a->flags != b->flags ||
-            strcmp(a->help ? a->help : "", b->help ? b->help : "") ||
-            strcmp(a->needs ? a->needs : "", b->needs ? b->needs : "") ||
-            !same_features(a->enables, b->enables))
-            return 0;
-        switch (a->type) {
-        case VMAF_OPT_TYPE_BOOL:
-            if (a->def.b != b->def.b)
-                return 0;
-            break;
-        case VMAF_OPT_TYPE_INT:
-            if (a->def.i != b->def.i || !same_double(a->min, b->min) ||
-                !same_double(a->max, b->max))
-                return 0;
-            break;
-        case VMAF_OPT_TYPE_DOUBLE:
-            if (!same_double(a->def.d, b->def.d) || !same_double(a->min, b->min) ||
-                !same_double(a->max, b->max))
-                return 0;
-            break;
-        }
+    const VmafFeatureExtractor *f = t[i];
+    if (!f->name || !f->init || !f->close) {
+        vmaf_error("registry: entry %zu lacks a name, init or close", i);
+        return 1;
     }
-}
-
-
-static const VmafFeatureExtractor *find_in(const VmafFeatureExtractor *const *t, size_t n,
-                                           const char *name)
-{
-    for (size_t i = 0; name && i < n; i++)
-        if (t[i]->name && !strcmp(t[i]->name, name))
-            return t[i];
-    return NULL;
+    if (f->backend == VMAF_FEX_BACKEND_CPU) {
+        int bad = 0;
+        if (!f->extract || f->twin_of || !f->provided_features || !f->provided_features[0]) {
+            vmaf_error("registry: CPU extractor %s needs extract, features and no twin link",
+                       f->name);
+            bad = 1;
+        }
+        for (const char *const *p = f->flushed_features; p && *p; p++)
+            if (!listed(f->provided_features, *p)) {
+                vmaf_error("registry: %s flushes %s, which it does not provide", f->name, *p);
+                bad = 1;
+            }
+        return bad;
+    }
+    int bad = 0;
+    if (!f->reserve || !f->submit || !f->collect || !f->check_context) {
+        vmaf_error("registry: twin %s needs reserve, submit, collect and check_context",
+                   f->name);
+        bad = 1;
+    }
+    /* Its options and features are its CPU extractor's: one table, which
+     * both private structs begin with, so that they cannot drift apart. */
+    if (f->options || f->provided_features || f->flushed_features) {
+        vmaf_error("registry: twin %s lists options or features of its own; a twin has its "
+                   "CPU extractor's", f->name);
+        bad = 1;
+    }
+    if (!f->twin_of || f->twin_of->backend != VMAF_FEX_BACKEND_CPU ||
+        !in_table(t, n, f->twin_of)) {
+        vmaf_error("registry: twin %s names no CPU extractor of the table (%s)", f->name,
+                   f->twin_of && f->twin_of->name ? f->twin_of->name : "none");
+        bad = 1;
+    }
+    return bad;
 }
 
 int vmaf_registry_validate_table(const VmafFeatureExtractor *const *t, size_t n)
@@ -139,37 +136,10 @@ int vmaf_registry_validate_table(const VmafFeatureExtractor *const *t, size_t n)
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
         const VmafFeatureExtractor *f = t[i];
-        if (!f->name || !f->init || !f->close || !f->provided_features ||
-            !f->provided_features[0]) {
-            vmaf_error("registry: entry %zu lacks a name, init, close or features", i);
+        if (validate_entry(t, n, i)) {
             bad = 1;
-            continue;
-        }
-        if (f->backend == VMAF_FEX_BACKEND_CPU && (!f->extract || f->twin_of)) {
-            vmaf_error("registry: CPU extractor %s needs extract and no twin link", f->name);
-            bad = 1;
-        }
-        if (f->backend != VMAF_FEX_BACKEND_CPU) {
-            const VmafFeatureExtractor *cpu = find_in(t, n, f->twin_of);
-            if (!f->reserve || !f->submit || !f->collect || !f->check_context) {
-                vmaf_error("registry: twin %s needs reserve, submit, collect and check_context",
-                           f->name);
-                bad = 1;
-            }
-            if (!cpu || cpu->backend != VMAF_FEX_BACKEND_CPU) {
-                vmaf_error("registry: twin %s names no CPU extractor (%s)", f->name,
-                           f->twin_of ? f->twin_of : "none");
-                bad = 1;
-            } else {
-                if (!same_options(f->options, cpu->options)) {
-                    vmaf_error("registry: twin %s options differ from %s", f->name, cpu->name);
-                    bad = 1;
-                }
-                if (!same_features(f->provided_features, cpu->provided_features)) {
-                    vmaf_error("registry: twin %s features differ from %s", f->name, cpu->name);
-                    bad = 1;
-                }
-            }
+            if (!f->name)
+                continue;
         }
         for (size_t j = 0; j < i; j++) {
             const VmafFeatureExtractor *g = t[j];
@@ -179,14 +149,14 @@ int vmaf_registry_validate_table(const VmafFeatureExtractor *const *t, size_t n)
                 bad = 1;
             }
             if (f->backend == g->backend && f->backend != VMAF_FEX_BACKEND_CPU &&
-                f->twin_of && g->twin_of && !strcmp(f->twin_of, g->twin_of)) {
+                f->twin_of && f->twin_of == g->twin_of) {
                 vmaf_error("registry: %s and %s are both twins of %s", f->name, g->name,
-                           f->twin_of);
+                           f->twin_of->name ? f->twin_of->name : "?");
                 bad = 1;
             }
             if (f->backend == VMAF_FEX_BACKEND_CPU && g->backend == VMAF_FEX_BACKEND_CPU)
-                for (const char *const *p = f->provided_features; *p; p++)
-                    if (provides(g, *p)) {
+                for (const char *const *p = f->provided_features; p && *p; p++)
+                    if (listed(g->provided_features, *p)) {
                         vmaf_error("registry: feature %s is provided by %s and %s", *p,
                                    g->name, f->name);
                         bad = 1;

@@ -23,9 +23,10 @@ const VmafFeatureExtractor *vmaf_registry_twin(const VmafFeatureExtractor *cpu,
 const VmafFeatureExtractor *vmaf_registry_cpu_of(const VmafFeatureExtractor *fex);
 
 /* Checks the table: unique names, unique provided features among CPU
- * extractors, every twin linked to an existing CPU extractor with equal
- * options and provided features. 0, or -EINVAL with one logged line per
- * problem. Run by a test on every build. */
+ * extractors, flushed features among the provided ones, every twin linked
+ * to a CPU extractor of the table and listing no options or features of
+ * its own (it has its CPU extractor's). 0, or -EINVAL with one logged line
+ * per problem. Run by a test on every build. */
 int vmaf_registry_validate(void);
 
 /* The same checks on any table (lets a test prove that they catch errors). */

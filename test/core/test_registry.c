@@ -20,10 +20,9 @@ typedef struct Priv {
 
 static int dummy_init(VmafFex *fex) { (void)fex; return 0; }
 static void dummy_close(VmafFex *fex) { (void)fex; }
-static int dummy_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                         unsigned index, VmafFeatureCollector *fc)
+static int dummy_extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector *fc)
 {
-    (void)fex, (void)ref, (void)dist, (void)index, (void)fc;
+    (void)fex, (void)frame, (void)fc;
     return 0;
 }
 static int dummy_check(const void *priv, unsigned w, unsigned h, unsigned bpc, char *why,
@@ -48,38 +47,9 @@ static int dummy_collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
     return 0;
 }
 
-#define OPTS_N(def_n, min_n, max_n, help_x, def_b, needs_b)                                \
-    {                                                                                      \
-        { .name = "n", .help = "an int", .type = VMAF_OPT_TYPE_INT,                        \
-          .offset = offsetof(Priv, n), .def.i = (def_n), .min = (min_n), .max = (max_n) }, \
-        { .name = "x", .help = (help_x), .type = VMAF_OPT_TYPE_DOUBLE,                     \
-          .offset = offsetof(Priv, x), .def.d = 0.5, .min = -1.0, .max = 1.0 },            \
-        { .name = "b", .help = "a bool", .type = VMAF_OPT_TYPE_BOOL,                       \
-          .offset = offsetof(Priv, b), .def.b = (def_b), .needs = (needs_b) },             \
-        { .name = NULL }                                                                   \
-    }
-#define OPTS(def_n, min_n, max_n, help_x, def_b) OPTS_N(def_n, min_n, max_n, help_x, def_b, NULL)
-
-static const VmafOption opts_a[] = OPTS(3, 0, 10, "a double", false);
-/* A separate array with the same content: twins are compared by value. */
-static const VmafOption opts_same[] = OPTS(3, 0, 10, "a double", false);
-static const VmafOption opts_def[] = OPTS(4, 0, 10, "a double", false);
-static const VmafOption opts_min[] = OPTS(3, 1, 10, "a double", false);
-static const VmafOption opts_max[] = OPTS(3, 0, 11, "a double", false);
-static const VmafOption opts_help[] = OPTS(3, 0, 10, "another double", false);
-static const VmafOption opts_bool[] = OPTS(3, 0, 10, "a double", true);
-/* As opts_a, but its bool does nothing without the int (a warning). */
-static const VmafOption opts_needs[] = OPTS_N(3, 0, 10, "a double", false, "n");
-static const VmafOption opts_short[] = {
+static const VmafOption opts_a[] = {
     { .name = "n", .help = "an int", .type = VMAF_OPT_TYPE_INT, .offset = offsetof(Priv, n),
       .def.i = 3, .min = 0, .max = 10 },
-    { .name = "x", .help = "a double", .type = VMAF_OPT_TYPE_DOUBLE,
-      .offset = offsetof(Priv, x), .def.d = 0.5, .min = -1.0, .max = 1.0 },
-    { .name = NULL }
-};
-static const VmafOption opts_type[] = {
-    { .name = "n", .help = "an int", .type = VMAF_OPT_TYPE_DOUBLE, .offset = offsetof(Priv, n),
-      .def.d = 3, .min = 0, .max = 10 },
     { .name = "x", .help = "a double", .type = VMAF_OPT_TYPE_DOUBLE,
       .offset = offsetof(Priv, x), .def.d = 0.5, .min = -1.0, .max = 1.0 },
     { .name = "b", .help = "a bool", .type = VMAF_OPT_TYPE_BOOL, .offset = offsetof(Priv, b),
@@ -88,39 +58,37 @@ static const VmafOption opts_type[] = {
 };
 
 static const char *const feat_a[] = { "fa", "fa_extra", NULL };
-static const char *const feat_a_short[] = { "fa", NULL };
 static const char *const feat_b[] = { "fb", NULL };
 static const char *const feat_b_and_a[] = { "fb", "fa_extra", NULL };
+static const char *const flush_a[] = { "fa_extra", NULL };
+static const char *const flush_foreign[] = { "fb", NULL };
 
-#define CPU(nm, op, feats)                                                             \
+#define CPU_FLUSH(nm, op, feats, flushed)                                              \
     { .name = (nm), .backend = VMAF_FEX_BACKEND_CPU, .options = (op),                  \
-      .priv_size = sizeof(Priv), .provided_features = (feats), .init = dummy_init,     \
-      .extract = dummy_extract, .close = dummy_close }
-#define TWIN(nm, of, op, feats)                                                        \
+      .priv_size = sizeof(Priv), .provided_features = (feats),                        \
+      .flushed_features = (flushed), .init = dummy_init, .extract = dummy_extract,     \
+      .close = dummy_close }
+#define CPU(nm, op, feats) CPU_FLUSH(nm, op, feats, NULL)
+/* A twin has no options or features of its own: it has its CPU extractor's. */
+#define TWIN_OWN(nm, of, op, feats)                                                    \
     { .name = (nm), .backend = VMAF_FEX_BACKEND_CUDA, .twin_of = (of), .options = (op), \
       .priv_size = sizeof(Priv), .provided_features = (feats),                         \
       .check_context = dummy_check, .init = dummy_init, .reserve = dummy_reserve,      \
       .submit = dummy_submit, .collect = dummy_collect, .close = dummy_close }
+#define TWIN(nm, of) TWIN_OWN(nm, of, NULL, NULL)
 
-static const VmafFeatureExtractor fa = CPU("a", opts_a, feat_a);
+static const VmafFeatureExtractor fa = CPU_FLUSH("a", opts_a, feat_a, flush_a);
 static const VmafFeatureExtractor fa_dup_name = CPU("a", opts_a, feat_b);
 static const VmafFeatureExtractor fb = CPU("b", opts_a, feat_b);
 static const VmafFeatureExtractor fb_overlap = CPU("b", opts_a, feat_b_and_a);
-static const VmafFeatureExtractor fa_cuda = TWIN("a_cuda", "a", opts_same, feat_a);
-static const VmafFeatureExtractor fa_cuda2 = TWIN("a_cuda2", "a", opts_same, feat_a);
-static const VmafFeatureExtractor tw_def = TWIN("a_cuda", "a", opts_def, feat_a);
-static const VmafFeatureExtractor tw_min = TWIN("a_cuda", "a", opts_min, feat_a);
-static const VmafFeatureExtractor tw_max = TWIN("a_cuda", "a", opts_max, feat_a);
-static const VmafFeatureExtractor tw_help = TWIN("a_cuda", "a", opts_help, feat_a);
-static const VmafFeatureExtractor tw_bool = TWIN("a_cuda", "a", opts_bool, feat_a);
-static const VmafFeatureExtractor tw_short = TWIN("a_cuda", "a", opts_short, feat_a);
-static const VmafFeatureExtractor tw_type = TWIN("a_cuda", "a", opts_type, feat_a);
-static const VmafFeatureExtractor tw_needs = TWIN("a_cuda", "a", opts_needs, feat_a);
-static const VmafFeatureExtractor tw_noopts = TWIN("a_cuda", "a", NULL, feat_a);
-static const VmafFeatureExtractor tw_feats = TWIN("a_cuda", "a", opts_same, feat_a_short);
-static const VmafFeatureExtractor tw_nocpu = TWIN("a_cuda", "nonexistent", opts_same, feat_a);
-static const VmafFeatureExtractor tw_null = TWIN("a_cuda", NULL, opts_same, feat_a);
-static const VmafFeatureExtractor tw_of_twin = TWIN("a_cuda_cuda", "a_cuda", opts_same, feat_a);
+static const VmafFeatureExtractor fb_bad_flush = CPU_FLUSH("b", opts_a, feat_a, flush_foreign);
+static const VmafFeatureExtractor fa_cuda = TWIN("a_cuda", &fa);
+static const VmafFeatureExtractor fa_cuda2 = TWIN("a_cuda2", &fa);
+static const VmafFeatureExtractor tw_opts = TWIN_OWN("a_cuda", &fa, opts_a, NULL);
+static const VmafFeatureExtractor tw_feats = TWIN_OWN("a_cuda", &fa, NULL, feat_a);
+static const VmafFeatureExtractor tw_nocpu = TWIN("a_cuda", &fb); /* fb is not in the tables */
+static const VmafFeatureExtractor tw_null = TWIN("a_cuda", NULL);
+static const VmafFeatureExtractor tw_of_twin = TWIN("a_cuda_cuda", &fa_cuda);
 static const VmafFeatureExtractor no_name = CPU(NULL, opts_a, feat_b);
 static const VmafFeatureExtractor no_init = { .name = "c", .backend = VMAF_FEX_BACKEND_CPU,
                                               .provided_features = feat_b,
@@ -177,17 +145,9 @@ static void test_crafted_tables(void)
         const char *what;
         const VmafFeatureExtractor *twin;
     } bad_twins[] = {
-        { "twin default differs", &tw_def },
-        { "twin min differs", &tw_min },
-        { "twin max differs", &tw_max },
-        { "twin help differs", &tw_help },
-        { "twin bool default differs", &tw_bool },
-        { "twin lacks an option", &tw_short },
-        { "twin option type differs", &tw_type },
-        { "twin option needs another", &tw_needs },
-        { "twin has no options", &tw_noopts },
-        { "twin features differ", &tw_feats },
-        { "twin names no cpu extractor", &tw_nocpu },
+        { "twin lists options of its own", &tw_opts },
+        { "twin lists features of its own", &tw_feats },
+        { "twin names a cpu extractor outside the table", &tw_nocpu },
         { "twin names nothing", &tw_null },
     };
     for (size_t i = 0; i < N(bad_twins); i++) {
@@ -197,6 +157,9 @@ static void test_crafted_tables(void)
         const VmafFeatureExtractor *r[] = { bad_twins[i].twin, &fa };
         CHECK_INT(validate(bad_twins[i].what, r, N(r), "a_cuda"), -EINVAL);
     }
+    const VmafFeatureExtractor *bad_flush[] = { &fb_bad_flush };
+    CHECK_INT(validate("flushes a feature it does not provide", bad_flush, N(bad_flush), "fb"),
+              -EINVAL);
     const VmafFeatureExtractor *twin_alone[] = { &fa_cuda };
     CHECK_INT(validate("twin without its cpu extractor", twin_alone, N(twin_alone), "a_cuda"),
               -EINVAL);
@@ -254,8 +217,11 @@ static void test_real_table(void)
         } else {
             const VmafFeatureExtractor *cpu = vmaf_registry_cpu_of(f);
             CHECK(cpu && cpu->backend == VMAF_FEX_BACKEND_CPU);
-            CHECK(cpu && !strcmp(cpu->name, f->twin_of));
+            CHECK(cpu == f->twin_of);
             CHECK(vmaf_registry_twin(cpu, f->backend) == f);
+            /* Its options and features are its CPU extractor's. */
+            CHECK(cpu && vmaf_fex_options(f) == cpu->options);
+            CHECK(cpu && vmaf_fex_features(f) == cpu->provided_features);
         }
     }
 

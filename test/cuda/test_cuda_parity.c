@@ -170,7 +170,10 @@ static void run_case(const Case *c, uint64_t *rng)
     }
     for (unsigned f = 0; f < c->frames; f++) {
         const unsigned k = f % nf;
-        err = cpu.fex->extract(&cpu, &ref[k], &dist[k], f, fc_cpu);
+        {
+            const VmafFexFrame frame = { .ref = &ref[k], .dist = &dist[k], .index = f };
+            err = cpu.fex->extract(&cpu, &frame, fc_cpu);
+        }
         CHECK(err == 0, "%s: CPU extract frame %u (%d)", what, f, err);
         VmafPicture r, d;
         if (c->rotate ? vmaf_picture_ref(&r, &dref[k]) || vmaf_picture_ref(&d, &ddist[k])

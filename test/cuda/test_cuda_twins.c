@@ -67,7 +67,7 @@ static VmafFeatureDictionary *random_options(const VmafFeatureExtractor *fx, uin
     VmafFeatureDictionary *d = NULL;
     text[0] = '\0';
     size_t used = 0;
-    for (const VmafOption *o = fx->options; o && o->name; o++) {
+    for (const VmafOption *o = vmaf_fex_options(fx); o && o->name; o++) {
         if (rng_next(rng) % 3 == 0)
             continue; /* left at its default */
         char v[64];
@@ -302,7 +302,7 @@ int main(int argc, char **argv)
         if (twin->backend == VMAF_FEX_BACKEND_CPU)
             continue;
         const VmafFeatureExtractor *cpu = vmaf_registry_cpu_of(twin);
-        CHECK(cpu, "%s: no CPU extractor %s", twin->name, twin->twin_of);
+        CHECK(cpu, "%s: no CPU extractor", twin->name);
         if (!cpu)
             continue;
         twins++;

@@ -141,6 +141,13 @@ static void refusals(void)
     inst_close(&in);
 }
 
+static int extract_pair(VmafFex *fex, const VmafPicture *r, const VmafPicture *d, unsigned index,
+                        VmafFeatureCollector *fc)
+{
+    const VmafFexFrame frame = { .ref = r, .dist = d, .index = index };
+    return vmaf_fex_float_ssim.extract(fex, &frame, fc);
+}
+
 /* Scores one pair with options; returns the extract status. */
 static int score(const char *opts, unsigned w, unsigned h, unsigned bpc, int identical,
                  VmafFeatureCollector **fc_out)
@@ -156,7 +163,7 @@ static int score(const char *opts, unsigned w, unsigned h, unsigned bpc, int ide
     VmafFeatureCollector *fc = NULL;
     vmaf_feature_collector_init(&fc);
     if (!err)
-        err = vmaf_fex_float_ssim.extract(&in.fex, &r, &d, 0, fc);
+        err = extract_pair(&in.fex, &r, &d, 0, fc);
     vmaf_picture_unref(&r);
     vmaf_picture_unref(&d);
     inst_close(&in);
@@ -221,19 +228,19 @@ static void extract_checks(void)
     fill(&r, 0, 0);
     VmafFeatureCollector *fc = NULL;
     vmaf_feature_collector_init(&fc);
-    CHECK(vmaf_fex_float_ssim.extract(&in.fex, &r, &d, 0, fc) == -EINVAL, "size mismatch");
+    CHECK(extract_pair(&in.fex, &r, &d, 0, fc) == -EINVAL, "size mismatch");
     vmaf_picture_unref(&d);
     vmaf_picture_alloc(&d, VMAF_PIX_FMT_YUV420P, 8, 72, 48); /* wrong width only */
-    CHECK(vmaf_fex_float_ssim.extract(&in.fex, &r, &d, 0, fc) == -EINVAL, "width mismatch");
+    CHECK(extract_pair(&in.fex, &r, &d, 0, fc) == -EINVAL, "width mismatch");
     vmaf_picture_unref(&d);
     vmaf_picture_alloc(&d, VMAF_PIX_FMT_YUV420P, 10, 64, 48); /* wrong depth */
-    CHECK(vmaf_fex_float_ssim.extract(&in.fex, &r, &d, 0, fc) == -EINVAL, "depth mismatch");
+    CHECK(extract_pair(&in.fex, &r, &d, 0, fc) == -EINVAL, "depth mismatch");
     vmaf_picture_unref(&d);
     vmaf_picture_alloc(&d, VMAF_PIX_FMT_YUV420P, 8, 64, 48);
     fill(&d, 1, 1);
-    CHECK(vmaf_fex_float_ssim.extract(&in.fex, &r, &d, 3, fc) == 0, "extract");
+    CHECK(extract_pair(&in.fex, &r, &d, 3, fc) == 0, "extract");
     /* the same index twice is the collector's error, passed on */
-    CHECK(vmaf_fex_float_ssim.extract(&in.fex, &r, &d, 3, fc) < 0, "index stored twice");
+    CHECK(extract_pair(&in.fex, &r, &d, 3, fc) < 0, "index stored twice");
     vmaf_picture_unref(&r);
     vmaf_picture_unref(&d);
     vmaf_feature_collector_destroy(fc);

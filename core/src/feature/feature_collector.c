@@ -130,6 +130,14 @@ out:
     return err;
 }
 
+int vmaf_feature_collector_declare(VmafFeatureCollector *fc, const char *name)
+{
+    pthread_mutex_lock(&fc->lock);
+    const Feature *f = find_or_add(fc, name);
+    pthread_mutex_unlock(&fc->lock);
+    return f ? 0 : -ENOMEM;
+}
+
 int vmaf_feature_collector_append(VmafFeatureCollector *fc, const char *name, double value,
                                   unsigned index)
 {

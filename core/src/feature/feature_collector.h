@@ -13,6 +13,11 @@ void vmaf_feature_collector_destroy(VmafFeatureCollector *fc);
 /* Frame indices stop below this, so that slot counts fit in an unsigned. */
 #define VMAF_FEATURE_COLLECTOR_MAX_INDEX 0x7fffffffu
 
+/* Puts a feature in the iteration order without a score, so that reports
+ * list features in the order the extractors are set up, whichever worker
+ * stores first. 0 (also when it is there already) or -ENOMEM. */
+int vmaf_feature_collector_declare(VmafFeatureCollector *fc, const char *name);
+
 /* Stores a score; -EINVAL if that feature already has one at index, or if
  * index is not below VMAF_FEATURE_COLLECTOR_MAX_INDEX. */
 int vmaf_feature_collector_append(VmafFeatureCollector *fc, const char *name,

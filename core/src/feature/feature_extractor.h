@@ -26,15 +26,24 @@ enum VmafOptionFlags {
      * of one extractor that differ in it are served by one instance with it
      * on, instead of being a conflict. */
     VMAF_OPT_FLAG_ADDS_OUTPUTS = 1 << 0,
+    /* A value other than the default is part of every output's name, as
+     * "_<alias>_<value>" ("_<alias>" for a bool), so that scores computed
+     * with different values never share a name (integer_adm2_egl_1): two
+     * requests that differ only in such options are two instances, not a
+     * conflict, and models look their features up under these names. */
+    VMAF_OPT_FLAG_NAMES_SCORE = 1 << 1,
 };
 
-/* One option: where it lives in the extractor's private struct, its type,
+/* One option: where it lives in the extractor's options struct, its type,
  * default and inclusive range. Tables end with an entry whose name is NULL. */
 typedef struct VmafOption {
     const char *name;
+    const char *alias; /* short name in score names (VMAF_OPT_FLAG_NAMES_SCORE) */
     const char *help;
     enum VmafOptionType type;
-    size_t offset; /* offsetof() into the private struct */
+    /* offsetof() into the options struct, which is the first member of the
+     * extractor's private struct and of its twins': one table serves both. */
+    size_t offset;
     union {
         bool b;
         int i;
@@ -59,11 +68,30 @@ enum VmafFexBackend {
 enum VmafFexFlags {
     /* Separate instances may score different frames at the same time. */
     VMAF_FEX_FLAG_FRAME_PARALLEL = 1 << 0,
+    /* extract() also gets the reference pictures of the two frames read
+     * before this one (VmafFexFrame.prev_ref), and sees every frame read,
+     * subsampled or not, as the reference's temporal extractors do. With
+     * FRAME_PARALLEL too, frames still go to instances in any order: what
+     * needs the previous frames reads them from prev_ref, not from state. */
+    VMAF_FEX_FLAG_PREV_REF = 1 << 1,
 };
+
+/* What extract() scores: a picture pair and, with VMAF_FEX_FLAG_PREV_REF,
+ * the reference pictures read before it (NULL where there is none). */
+typedef struct VmafFexFrame {
+    const VmafPicture *ref, *dist;
+    const VmafPicture *prev_ref[2]; /* [0]: the frame before, [1]: two before */
+    unsigned index;
+} VmafFexFrame;
 
 struct VmafCudaState;
 struct VmafCudaFrames;
 struct VmafCudaPlanes;
+
+/* Room for the options' part of a score name, its terminating NUL
+ * included: every naming option of an extractor, set away from its
+ * default, fits with room to spare. */
+#define VMAF_FEX_NAME_SUFFIX_MAX 256
 
 /* A live extractor: the table entry, its private state (options first, as
  * the option offsets say) and what the context lends it. */
@@ -77,15 +105,26 @@ typedef struct VmafFex {
      * format (libvmaf.c), and a context may be given both kinds. */
     unsigned bpc, w, h;
     unsigned first_index; /* the frame whose arrival started it (the twin's init lines name it) */
+    /* Appended to every output name (VMAF_OPT_FLAG_NAMES_SCORE options),
+     * "" when the options name nothing; vmaf_fex_store() adds it. */
+    char name_suffix[VMAF_FEX_NAME_SUFFIX_MAX];
 } VmafFex;
 
 typedef struct VmafFeatureExtractor {
     const char *name;                      /* unique extractor name */
     enum VmafFexBackend backend;
-    const char *twin_of;                   /* for a device twin: its CPU extractor's name */
+    /* A device twin: the CPU extractor it mirrors, whose options, provided
+     * and flushed features it has (its own three fields stay NULL; read
+     * them through vmaf_fex_options() and vmaf_fex_features()). */
+    const struct VmafFeatureExtractor *twin_of;
     const VmafOption *options;             /* NULL-name terminated; may be NULL */
     size_t priv_size;
-    const char *const *provided_features;  /* NULL terminated: every name it can emit */
+    /* NULL terminated: every name it can emit, in the order it stores them. */
+    const char *const *provided_features;
+    /* NULL terminated, or NULL: those of provided_features stored only by
+     * flush() (motion2 needs the next frame's score); reports list them
+     * after the per-frame ones, as the reference does. */
+    const char *const *flushed_features;
     unsigned flags;                        /* enum VmafFexFlags */
 
     /* Twins only: 0 if this device computes the CPU's exact result for
@@ -100,11 +139,10 @@ typedef struct VmafFeatureExtractor {
      * for instances whose init succeeded. */
     int (*init)(VmafFex *fex);
 
-    /* CPU extractors: score one pair and append to the collector. A
-     * failure logs one error naming the extractor and the frame (the
+    /* CPU extractors: score one pair and store its outputs (vmaf_fex_store).
+     * A failure logs one error naming the extractor and the frame (the
      * context adds no line of its own). */
-    int (*extract)(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                   unsigned index, VmafFeatureCollector *fc);
+    int (*extract)(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector *fc);
 
     /* Device extractors read each frame from the context's VmafCudaFrames
      * (cuda_internal.h), which uploads a pair once for all of them. reserve
@@ -130,6 +168,39 @@ typedef struct VmafFeatureExtractor {
     void (*close)(VmafFex *fex);
 } VmafFeatureExtractor;
 
+/* The options and the features of an extractor, a twin's being its CPU
+ * extractor's. */
+const VmafOption *vmaf_fex_options(const VmafFeatureExtractor *fex);
+const char *const *vmaf_fex_features(const VmafFeatureExtractor *fex);
+const char *const *vmaf_fex_flushed_features(const VmafFeatureExtractor *fex);
+bool vmaf_fex_is_flushed_feature(const VmafFeatureExtractor *fex, const char *feature);
+
+/* The options' part of a score name for parsed options priv: for each
+ * VMAF_OPT_FLAG_NAMES_SCORE option away from its default, in the order of
+ * the option names, "_<alias>" (a bool) or "_<alias>_<value>" (an int as
+ * %d, a double as %g), as the reference names its scores. 0, or -ERANGE
+ * when it does not fit buf. */
+int vmaf_fex_name_suffix(const VmafFeatureExtractor *fex, const void *priv, char *buf,
+                         size_t len);
+
+/* The name under which an instance stores `feature`: feature + suffix. */
+int vmaf_fex_score_name(const VmafFex *fex, const char *feature, char *buf, size_t len);
+
+/* Stores one output of an instance under its name with the suffix; the
+ * collector's error (-EINVAL for a second score of the frame, -ENOMEM). */
+int vmaf_fex_store(const VmafFex *fex, VmafFeatureCollector *fc, const char *feature,
+                   double value, unsigned index);
+
+/* Reads back one output of an instance (a flush() deriving scores from
+ * the per-frame ones): 0 and *value, or -EINVAL when there is none. */
+int vmaf_fex_load(const VmafFex *fex, VmafFeatureCollector *fc, const char *feature,
+                  double *value, unsigned index);
+
+/* For extract(): 0 when the frame's pictures (the previous ones too) have
+ * the geometry the instance was set up for, else -EINVAL with one line
+ * naming the extractor, the frame and the picture. */
+int vmaf_fex_check_frame(const VmafFex *fex, const VmafFexFrame *frame);
+
 /* Parses opts into priv per the table, defaults first. Unknown keys, values
  * out of range, trailing characters, NaN/inf and bools other than
  * true/false are -EINVAL with one logged line that names the extractor, the
@@ -139,8 +210,11 @@ int vmaf_fex_parse_options(const VmafFeatureExtractor *fex, void *priv,
 
 /* Combines two requests of one extractor into *merged (a new dictionary):
  * options with equal values (defaults included) are kept, an
- * VMAF_OPT_FLAG_ADDS_OUTPUTS bool set in either is set. 0, -EINVAL (logged,
- * naming the option) when another option differs, or -ENOMEM. */
+ * VMAF_OPT_FLAG_ADDS_OUTPUTS bool set in either is set. 0; -EEXIST (not
+ * logged) when they differ in an option that names the scores, so that
+ * they are two instances whose scores carry different names, unless
+ * another option differs too; -EINVAL (logged, naming the option) when an
+ * option that names nothing differs; or -ENOMEM. */
 int vmaf_fex_merge_options(const VmafFeatureExtractor *fex, const VmafFeatureDictionary *a,
                            const VmafFeatureDictionary *b, VmafFeatureDictionary **merged);
 

@@ -17,21 +17,57 @@
 #include "log.h"
 
 typedef struct FloatSsimState {
-    /* options (the offsets in the table below point here) */
-    int scale;
-    bool enable_lcs;
-    bool enable_db;
-    bool clip_db;
-    /* state */
+    SsimOptions opt; /* first: the option table's offsets point into it */
     int eff_scale;
     double max_db;
     void *scratch;
     size_t scratch_size;
 } FloatSsimState;
 
-static const VmafOption options[] = SSIM_OPTIONS(FloatSsimState);
+static const char *const lcs_features[] = { "float_ssim_l", "float_ssim_c", "float_ssim_s",
+                                            NULL };
 
-static const char *const provided_features[] = SSIM_PROVIDED_FEATURES;
+static const VmafOption options[] = {
+    {
+        .name = "scale",
+        .help = "decimation scale, 0 = automatic from the picture size",
+        .type = VMAF_OPT_TYPE_INT,
+        .offset = offsetof(SsimOptions, scale),
+        .def.i = 0,
+        .min = 0,
+        .max = SSIM_SCALE_MAX_OPTION,
+    },
+    {
+        .name = "enable_lcs",
+        .help = "also report the luminance, contrast and structure terms "
+                "(float_ssim_l, float_ssim_c, float_ssim_s)",
+        .type = VMAF_OPT_TYPE_BOOL,
+        .offset = offsetof(SsimOptions, enable_lcs),
+        .def.b = false,
+        .flags = VMAF_OPT_FLAG_ADDS_OUTPUTS,
+        .enables = lcs_features,
+    },
+    {
+        .name = "enable_db",
+        .help = "report float_ssim in dB, -10*log10(1 - score); the l, c, s terms stay linear",
+        .type = VMAF_OPT_TYPE_BOOL,
+        .offset = offsetof(SsimOptions, enable_db),
+        .def.b = false,
+    },
+    {
+        .name = "clip_db",
+        .help = "with enable_db, cap the dB score at ceil(10*log10(peak^2 * w * h / 0.5)), "
+                "peak = 2^bpc - 1, so that identical frames score a finite value",
+        .type = VMAF_OPT_TYPE_BOOL,
+        .offset = offsetof(SsimOptions, clip_db),
+        .def.b = false,
+        .needs = "enable_db",
+    },
+    { NULL },
+};
+
+static const char *const provided_features[] = { "float_ssim", "float_ssim_l", "float_ssim_c",
+                                                 "float_ssim_s", NULL };
 
 static int init(VmafFex *fex)
 {
@@ -44,7 +80,7 @@ static int init(VmafFex *fex)
                    fex->bpc);
         return -EINVAL;
     }
-    st->eff_scale = ssim_effective_scale(st->scale, fex->w, fex->h);
+    st->eff_scale = ssim_effective_scale(st->opt.scale, fex->w, fex->h);
     if (ssim_geometry_check(fex->w, fex->h, st->eff_scale, why, sizeof(why))) {
         vmaf_error("float_ssim: %s", why);
         return -EINVAL;
@@ -63,14 +99,15 @@ static int init(VmafFex *fex)
         return -ENOMEM;
     }
 
-    st->max_db = ssim_max_db(st->clip_db, fex->bpc, fex->w, fex->h);
+    st->max_db = ssim_max_db(st->opt.clip_db, fex->bpc, fex->w, fex->h);
     return 0;
 }
 
-static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                   unsigned index, VmafFeatureCollector *fc)
+static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector *fc)
 {
     FloatSsimState *st = fex->priv;
+    const VmafPicture *ref = frame->ref, *dist = frame->dist;
+    const unsigned index = frame->index;
     if (!ref || !dist || !ref->data[0] || !dist->data[0]) {
         vmaf_error("float_ssim: frame %u: a picture without a luma plane", index);
         return -EINVAL;
@@ -95,7 +132,7 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     }
 
     const double mean[4] = { r.score, r.l, r.c, r.s };
-    err = ssim_store_scores(fc, index, mean, st->enable_lcs, st->enable_db, st->max_db);
+    err = ssim_store_scores(fc, index, mean, st->opt.enable_lcs, st->opt.enable_db, st->max_db);
     if (err)
         vmaf_error("float_ssim: frame %u: could not store the scores (%d)", index, err);
     return err;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "log.h"
 
@@ -25,10 +26,10 @@ static bool bool_at(const void *priv, const VmafOption *o)
 
 void vmaf_fex_warn_inert_options(const VmafFeatureExtractor *fex, const void *priv)
 {
-    for (const VmafOption *o = fex->options; o && o->name; o++) {
+    for (const VmafOption *o = vmaf_fex_options(fex); o && o->name; o++) {
         if (o->type != VMAF_OPT_TYPE_BOOL || !o->needs || !bool_at(priv, o))
             continue;
-        const VmafOption *n = find_option(fex->options, o->needs);
+        const VmafOption *n = find_option(vmaf_fex_options(fex), o->needs);
         if (n && n->type == VMAF_OPT_TYPE_BOOL && !bool_at(priv, n))
             vmaf_warning("%s: %s=true has no effect without %s=true", fex->name, o->name,
                          n->name);
@@ -127,15 +128,16 @@ static int set_value(const VmafFeatureExtractor *fex, const VmafOption *o, void 
 int vmaf_fex_parse_options(const VmafFeatureExtractor *fex, void *priv,
                            const VmafFeatureDictionary *opts)
 {
-    for (const VmafOption *o = fex->options; o && o->name; o++)
+    const VmafOption *table = vmaf_fex_options(fex);
+    for (const VmafOption *o = table; o && o->name; o++)
         set_default(o, priv);
     if (!opts)
         return 0;
     for (size_t i = 0; i < opts->cnt; i++) {
-        const VmafOption *o = find_option(fex->options, opts->entry[i].key);
+        const VmafOption *o = find_option(table, opts->entry[i].key);
         if (!o) {
             char keys[512];
-            list_keys(fex->options, keys, sizeof(keys));
+            list_keys(table, keys, sizeof(keys));
             vmaf_error("%s: unknown option '%s' (valid options: %s)", fex->name,
                        opts->entry[i].key, keys);
             return -EINVAL;
@@ -149,7 +151,7 @@ int vmaf_fex_parse_options(const VmafFeatureExtractor *fex, void *priv,
 
 const VmafOption *vmaf_fex_option_enabling(const VmafFeatureExtractor *fex, const char *feature)
 {
-    for (const VmafOption *o = fex->options; o && o->name; o++)
+    for (const VmafOption *o = vmaf_fex_options(fex); o && o->name; o++)
         for (const char *const *f = o->enables; f && *f; f++)
             if (!strcmp(*f, feature))
                 return o;
@@ -181,7 +183,13 @@ int vmaf_fex_merge_options(const VmafFeatureExtractor *fex, const VmafFeatureDic
         err = vmaf_fex_parse_options(fex, pb, b);
     if (!err)
         err = vmaf_dict_copy(a, merged);
-    for (const VmafOption *o = fex->options; !err && o && o->name; o++) {
+    /* Options that name the scores are looked at first: requests that
+     * differ in one of them are separate instances whatever else differs. */
+    const VmafOption *table = vmaf_fex_options(fex);
+    for (const VmafOption *o = table; !err && o && o->name; o++)
+        if ((o->flags & VMAF_OPT_FLAG_NAMES_SCORE) && !same_value(o, pa, pb))
+            err = -EEXIST;
+    for (const VmafOption *o = table; !err && o && o->name; o++) {
         if (same_value(o, pa, pb))
             continue;
         if (o->type == VMAF_OPT_TYPE_BOOL && (o->flags & VMAF_OPT_FLAG_ADDS_OUTPUTS)) {
@@ -201,3 +209,62 @@ int vmaf_fex_merge_options(const VmafFeatureExtractor *fex, const VmafFeatureDic
     free(pb);
     return err;
 }
+
+static bool is_default(const VmafOption *o, const void *priv)
+{
+    const char *at = (const char *)priv + o->offset;
+    switch (o->type) {
+    case VMAF_OPT_TYPE_BOOL: return *(const bool *)at == o->def.b;
+    case VMAF_OPT_TYPE_INT: return *(const int *)at == o->def.i;
+    case VMAF_OPT_TYPE_DOUBLE: return *(const double *)at == o->def.d;
+    }
+    return true;
+}
+
+/* Appends "_<alias>[_<value>]" for one naming option; false when it does
+ * not fit. */
+static bool append_name_part(const VmafOption *o, const void *priv, char *buf, size_t len,
+                             size_t *n)
+{
+    const char *key = o->alias ? o->alias : o->name;
+    const char *at = (const char *)priv + o->offset;
+    int k;
+    switch (o->type) {
+    case VMAF_OPT_TYPE_BOOL: k = snprintf(buf + *n, len - *n, "_%s", key); break;
+    case VMAF_OPT_TYPE_INT: k = snprintf(buf + *n, len - *n, "_%s_%d", key, *(const int *)at); break;
+    default: k = snprintf(buf + *n, len - *n, "_%s_%g", key, *(const double *)at); break;
+    }
+    if (k < 0 || (size_t)k >= len - *n)
+        return false;
+    *n += (size_t)k;
+    return true;
+}
+
+int vmaf_fex_name_suffix(const VmafFeatureExtractor *fex, const void *priv, char *buf,
+                         size_t len)
+{
+    if (!len)
+        return -ERANGE;
+    buf[0] = '\0';
+    /* The reference orders the parts by option name, not by table order. */
+    const VmafOption *part[64];
+    size_t n_part = 0;
+    for (const VmafOption *o = vmaf_fex_options(fex); o && o->name; o++) {
+        if (!(o->flags & VMAF_OPT_FLAG_NAMES_SCORE))
+            continue;
+        if (is_default(o, priv))
+            continue;
+        if (n_part == sizeof(part) / sizeof(part[0]))
+            return -ERANGE;
+        size_t k = n_part++;
+        for (; k && strcmp(part[k - 1]->name, o->name) > 0; k--)
+            part[k] = part[k - 1];
+        part[k] = o;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < n_part; i++)
+        if (!append_name_part(part[i], priv, buf, len, &n))
+            return -ERANGE;
+    return 0;
+}
+

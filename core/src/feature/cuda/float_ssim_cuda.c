@@ -75,12 +75,7 @@ typedef struct Scores {
 } Scores;
 
 typedef struct FloatSsimCudaState {
-    /* options (the offsets in the table below point here) */
-    int scale;
-    bool enable_lcs;
-    bool enable_db;
-    bool clip_db;
-    /* state */
+    SsimOptions opt; /* first: float_ssim's option table points into it */
     int eff_scale;
     double max_db;
     struct VmafCudaState *cu;
@@ -106,8 +101,6 @@ typedef struct FloatSsimCudaState {
     int err;            /* sticky: the first failure stops the run */
 } FloatSsimCudaState;
 
-static const VmafOption options[] = SSIM_OPTIONS(FloatSsimCudaState);
-
 void vmaf_ssim_cuda_consts(SsimCudaConsts *k)
 {
     memset(k, 0, sizeof(*k));
@@ -127,8 +120,6 @@ static atomic_long fail_frame = -1;
 static atomic_long fail_harvest_frame = -1;
 static atomic_bool fail_capture;
 static atomic_bool fail_start;
-
-static const char *const provided_features[] = SSIM_PROVIDED_FEATURES;
 
 /* Logs one failure naming the extractor, the frame and the call (unless
  * the frames or another call already said this error: vmaf_cuda_report);
@@ -156,7 +147,7 @@ static int check_context(const void *priv, unsigned w, unsigned h, unsigned bpc,
         snprintf(why, why_len, "%u bits per component is not supported", bpc);
         return -ENOTSUP;
     }
-    const int s = ssim_effective_scale(st->scale, w, h);
+    const int s = ssim_effective_scale(st->opt.scale, w, h);
     if (s > SSIM_SCALE_MAX_EXACT) {
         snprintf(why, why_len,
                  "scale %d is above %d, where the decimation sums stop being exact and the "
@@ -234,12 +225,12 @@ static int init(VmafFex *fex)
     const long at = fex->first_index;
     st->cu = fex->cuda;
     st->frames = fex->frames;
-    st->eff_scale = ssim_effective_scale(st->scale, fex->w, fex->h);
-    st->max_db = ssim_max_db(st->clip_db, fex->bpc, fex->w, fex->h);
+    st->eff_scale = ssim_effective_scale(st->opt.scale, fex->w, fex->h);
+    st->max_db = ssim_max_db(st->opt.clip_db, fex->bpc, fex->w, fex->h);
 
     SsimCudaConsts k;
     vmaf_ssim_cuda_consts(&k);
-    vmaf_ssim_cuda_plan(&st->plan, fex->w, fex->h, fex->bpc, st->eff_scale, st->enable_lcs,
+    vmaf_ssim_cuda_plan(&st->plan, fex->w, fex->h, fex->bpc, st->eff_scale, st->opt.enable_lcs,
                         st->cu->sm_count, st->cu->pdl, &k);
     const int forced = atomic_load(&force_shape);
     if (forced >= 0)
@@ -415,7 +406,7 @@ static int harvest(FloatSsimCudaState *st, Slot *sl)
 static int append(FloatSsimCudaState *st, unsigned index, const double mean[4],
                   VmafFeatureCollector *fc)
 {
-    const int err = ssim_store_scores(fc, index, mean, st->enable_lcs, st->enable_db, st->max_db);
+    const int err = ssim_store_scores(fc, index, mean, st->opt.enable_lcs, st->opt.enable_db, st->max_db);
     if (err) {
         vmaf_error(NAME ": frame %u: could not store the scores (%d)", index, err);
         if (!st->err)
@@ -762,13 +753,13 @@ unsigned vmaf_float_ssim_cuda_redo_count(const VmafFex *fex)
     return st->redo_count;
 }
 
+extern const VmafFeatureExtractor vmaf_fex_float_ssim;
+
 const VmafFeatureExtractor vmaf_fex_float_ssim_cuda = {
     .name = NAME,
     .backend = VMAF_FEX_BACKEND_CUDA,
-    .twin_of = "float_ssim",
-    .options = options,
+    .twin_of = &vmaf_fex_float_ssim,
     .priv_size = sizeof(FloatSsimCudaState),
-    .provided_features = provided_features,
     .check_context = check_context,
     .init = init,
     .reserve = reserve,
