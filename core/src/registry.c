@@ -7,12 +7,14 @@
 #include "registry.h"
 
 extern const VmafFeatureExtractor vmaf_fex_float_ssim;
+extern const VmafFeatureExtractor vmaf_fex_motion;
 #if HAVE_CUDA
 extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
 #endif
 
 static const VmafFeatureExtractor *const table[] = {
     &vmaf_fex_float_ssim,
+    &vmaf_fex_motion,
 #if HAVE_CUDA
     &vmaf_fex_float_ssim_cuda,
 #endif
