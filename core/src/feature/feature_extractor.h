@@ -208,6 +208,11 @@ int vmaf_fex_check_frame(const VmafFex *fex, const VmafFexFrame *frame);
 int vmaf_fex_parse_options(const VmafFeatureExtractor *fex, void *priv,
                            const VmafFeatureDictionary *opts);
 
+/* The same, with the reason in why instead of the log (for a caller that
+ * says more in its own one line). */
+int vmaf_fex_parse_options_why(const VmafFeatureExtractor *fex, void *priv,
+                               const VmafFeatureDictionary *opts, char *why, size_t why_len);
+
 /* Combines two requests of one extractor into *merged (a new dictionary):
  * options with equal values (defaults included) are kept, an
  * VMAF_OPT_FLAG_ADDS_OUTPUTS bool set in either is set. 0; -EEXIST (not

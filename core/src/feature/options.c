@@ -83,19 +83,17 @@ static void set_default(const VmafOption *o, void *priv)
     }
 }
 
+/* One value into priv; on a bad value -EINVAL and the reason in why. */
 static int set_value(const VmafFeatureExtractor *fex, const VmafOption *o, void *priv,
-                     const char *val)
+                     const char *val, char *why, size_t why_len)
 {
     char *dst = (char *)priv + o->offset;
     switch (o->type) {
     case VMAF_OPT_TYPE_BOOL: {
-        bool b;
-        if (!strcmp(val, "true"))
-            b = true;
-        else if (!strcmp(val, "false"))
-            b = false;
-        else {
-            vmaf_error("%s: option %s=%s: expected true or false", fex->name, o->name, val);
+        const bool b = !strcmp(val, "true");
+        if (!b && strcmp(val, "false")) {
+            snprintf(why, why_len, "%s: option %s=%s: expected true or false", fex->name,
+                     o->name, val);
             return -EINVAL;
         }
         memcpy(dst, &b, sizeof(b));
@@ -104,8 +102,8 @@ static int set_value(const VmafFeatureExtractor *fex, const VmafOption *o, void 
     case VMAF_OPT_TYPE_INT: {
         int v;
         if (parse_int(val, &v) || v < o->min || v > o->max) {
-            vmaf_error("%s: option %s=%s: expected an integer from %.0f to %.0f (%s)",
-                       fex->name, o->name, val, o->min, o->max, o->help ? o->help : "");
+            snprintf(why, why_len, "%s: option %s=%s: expected an integer from %.0f to %.0f (%s)",
+                     fex->name, o->name, val, o->min, o->max, o->help ? o->help : "");
             return -EINVAL;
         }
         memcpy(dst, &v, sizeof(v));
@@ -114,8 +112,8 @@ static int set_value(const VmafFeatureExtractor *fex, const VmafOption *o, void 
     case VMAF_OPT_TYPE_DOUBLE: {
         double v;
         if (parse_double(val, &v) || v < o->min || v > o->max) {
-            vmaf_error("%s: option %s=%s: expected a number from %g to %g (%s)", fex->name,
-                       o->name, val, o->min, o->max, o->help ? o->help : "");
+            snprintf(why, why_len, "%s: option %s=%s: expected a number from %g to %g (%s)",
+                     fex->name, o->name, val, o->min, o->max, o->help ? o->help : "");
             return -EINVAL;
         }
         memcpy(dst, &v, sizeof(v));
@@ -125,28 +123,36 @@ static int set_value(const VmafFeatureExtractor *fex, const VmafOption *o, void 
     return -EINVAL;
 }
 
-int vmaf_fex_parse_options(const VmafFeatureExtractor *fex, void *priv,
-                           const VmafFeatureDictionary *opts)
+int vmaf_fex_parse_options_why(const VmafFeatureExtractor *fex, void *priv,
+                               const VmafFeatureDictionary *opts, char *why, size_t why_len)
 {
     const VmafOption *table = vmaf_fex_options(fex);
     for (const VmafOption *o = table; o && o->name; o++)
         set_default(o, priv);
-    if (!opts)
-        return 0;
-    for (size_t i = 0; i < opts->cnt; i++) {
+    for (size_t i = 0; opts && i < opts->cnt; i++) {
         const VmafOption *o = find_option(table, opts->entry[i].key);
         if (!o) {
             char keys[512];
             list_keys(table, keys, sizeof(keys));
-            vmaf_error("%s: unknown option '%s' (valid options: %s)", fex->name,
-                       opts->entry[i].key, keys);
+            snprintf(why, why_len, "%s: unknown option '%s' (valid options: %s)", fex->name,
+                     opts->entry[i].key, keys);
             return -EINVAL;
         }
-        int err = set_value(fex, o, priv, opts->entry[i].val);
+        int err = set_value(fex, o, priv, opts->entry[i].val, why, why_len);
         if (err)
             return err;
     }
     return 0;
+}
+
+int vmaf_fex_parse_options(const VmafFeatureExtractor *fex, void *priv,
+                           const VmafFeatureDictionary *opts)
+{
+    char why[768];
+    const int err = vmaf_fex_parse_options_why(fex, priv, opts, why, sizeof(why));
+    if (err)
+        vmaf_error("%s", why);
+    return err;
 }
 
 const VmafOption *vmaf_fex_option_enabling(const VmafFeatureExtractor *fex, const char *feature)

@@ -140,152 +140,37 @@ char *vmaf_model_feature_name_map(const char *n)
     return dup_str(n);
 }
 
-/* Options that name the scores of the reference's extractors. The
- * reference appends "_<alias>_<value>" (a bool: "_<alias>") to a feature's
- * name for each such option whose value differs from the extractor's
- * default, in the order of the option names, so that scores computed with
- * different options never share a name. Imported scores carry those names,
- * and a model must look its features up under them. Entries are sorted by
- * option name; alias NULL: the option's own name is used. */
-typedef struct NameParam {
-    const char *opt, *alias;
-    enum VmafOptionType type;
-    double def;
-} NameParam;
-
-static const NameParam adm_params[] = {
-    {"adm_csf_diag_scale", "scfd", VMAF_OPT_TYPE_DOUBLE, 1.0},
-    {"adm_csf_mode", "csf", VMAF_OPT_TYPE_INT, 0},
-    {"adm_csf_scale", "scf", VMAF_OPT_TYPE_DOUBLE, 1.0},
-    {"adm_dlm_weight", "dlmw", VMAF_OPT_TYPE_DOUBLE, 0.5},
-    {"adm_enhn_gain_limit", "egl", VMAF_OPT_TYPE_DOUBLE, 100.0},
-    {"adm_min_val", "min", VMAF_OPT_TYPE_DOUBLE, 0.0},
-    {"adm_noise_weight", "nw", VMAF_OPT_TYPE_DOUBLE, 0.03125},
-    {"adm_norm_view_dist", "nvd", VMAF_OPT_TYPE_DOUBLE, 3.0},
-    {"adm_ref_display_height", "rdh", VMAF_OPT_TYPE_INT, 1080},
-    {"adm_skip_scale0", "ssz", VMAF_OPT_TYPE_BOOL, 0},
-    {NULL, NULL, VMAF_OPT_TYPE_BOOL, 0},
-};
-static const NameParam integer_vif_params[] = {
-    {"vif_enhn_gain_limit", "egl", VMAF_OPT_TYPE_DOUBLE, 100.0},
-    {NULL, NULL, VMAF_OPT_TYPE_BOOL, 0},
-};
-static const NameParam float_vif_params[] = {
-    {"vif_enhn_gain_limit", "egl", VMAF_OPT_TYPE_DOUBLE, 100.0},
-    {"vif_kernelscale", NULL, VMAF_OPT_TYPE_DOUBLE, 1.0},
-    {NULL, NULL, VMAF_OPT_TYPE_BOOL, 0},
-};
-static const NameParam motion_params[] = {
-    {"motion_blend_factor", "mbf", VMAF_OPT_TYPE_DOUBLE, 1.0},
-    {"motion_blend_offset", "mbo", VMAF_OPT_TYPE_DOUBLE, 40.0},
-    {"motion_force_zero", "force_0", VMAF_OPT_TYPE_BOOL, 0},
-    {"motion_fps_weight", "mfw", VMAF_OPT_TYPE_DOUBLE, 1.0},
-    {NULL, NULL, VMAF_OPT_TYPE_BOOL, 0},
-};
-
-static bool has_prefix(const char *s, const char *p)
-{
-    return !strncmp(s, p, strlen(p));
-}
-
-/* The reference extractor a feature (extractor-side name) comes from, as
- * its name-parameter table; NULL for any other feature. */
-static const NameParam *name_params(const char *feature)
-{
-    if (has_prefix(feature, "integer_adm") || !strcmp(feature, "integer_aim") ||
-        has_prefix(feature, "adm") || !strcmp(feature, "aim"))
-        return adm_params;
-    if (has_prefix(feature, "integer_vif"))
-        return integer_vif_params;
-    if (has_prefix(feature, "vif"))
-        return float_vif_params;
-    if (has_prefix(feature, "integer_motion") || has_prefix(feature, "motion"))
-        return motion_params;
-    return NULL;
-}
-
-/* Reads an option value as the reference's option parser would; false if
- * it is not a value of that type. */
-static bool param_value(const NameParam *p, const char *text, double *v)
-{
-    char *end = NULL;
-    switch (p->type) {
-    case VMAF_OPT_TYPE_BOOL:
-        if (!strcmp(text, "true") || !strcmp(text, "false")) {
-            *v = text[0] == 't';
-            return true;
-        }
-        return false;
-    case VMAF_OPT_TYPE_INT: {
-        long l = strtol(text, &end, 10);
-        if (end == text || *end || l < -2147483647L || l > 2147483647L)
-            return false;
-        *v = (double)l;
-        return true;
-    }
-    default:
-        *v = strtod(text, &end);
-        return end != text && !*end && isfinite(*v);
-    }
-}
-
 int vmaf_model_feature_lookup_name(const VmafModelFeature *f, const VmafFeatureDictionary *opts,
                                    char **out, char *why, size_t why_len)
 {
     *out = NULL;
     if (!opts || !opts->cnt)
         return 0;
-    const NameParam *tab = name_params(f->feature);
-    if (!tab) {
-        /* An extractor of this build: its options do not name its scores. */
-        if (vmaf_registry_find_by_feature(f->feature))
-            return 0;
-        /* Neither here nor a reference extractor whose naming options are
-         * known: the name its scores would carry cannot be derived, and
-         * ignoring the options would score from the wrong values. */
+    const VmafFeatureExtractor *fex = vmaf_registry_find_by_feature(f->feature);
+    if (!fex) {
+        /* The name its scores would carry cannot be derived, and ignoring
+         * the options would score from the wrong values. */
         snprintf(why, why_len,
                  "feature %s has options (%s, ...) but no extractor of this build provides "
-                 "it and it is not one whose options are known to name its scores; "
-                 "remove its options or import its scores under the model's feature name "
+                 "it; remove its options or import its scores under the model's feature name "
                  "without options", f->feature, opts->entry[0].key);
         return -EINVAL;
     }
-    char buf[1024];
-    size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", f->feature);
-    bool any = false;
-    for (const NameParam *p = tab; p->opt; p++) {
-        const char *text = vmaf_dict_get(opts, p->opt);
-        if (!text)
-            continue;
-        double v;
-        if (!param_value(p, text, &v)) {
-            snprintf(why, why_len, "option %s of feature %s is '%s'; it must be %s",
-                     p->opt, f->feature, text,
-                     p->type == VMAF_OPT_TYPE_BOOL ? "true or false"
-                     : p->type == VMAF_OPT_TYPE_INT ? "an integer" : "a finite number");
-            return -EINVAL;
-        }
-        if (v == p->def)
-            continue;
-        const char *key = p->alias ? p->alias : p->opt;
-        if (n < sizeof(buf)) {
-            if (p->type == VMAF_OPT_TYPE_BOOL)
-                n += (size_t)snprintf(buf + n, sizeof(buf) - n, "_%s", key);
-            else if (p->type == VMAF_OPT_TYPE_INT)
-                n += (size_t)snprintf(buf + n, sizeof(buf) - n, "_%s_%d", key, (int)v);
-            else
-                n += (size_t)snprintf(buf + n, sizeof(buf) - n, "_%s_%g", key, v);
-        }
-        any = true;
-    }
-    if (!any)
-        return 0;
-    if (n >= sizeof(buf)) {
+    /* The extractor's own table says which options name its scores. */
+    void *priv = calloc(1, fex->priv_size ? fex->priv_size : 1);
+    if (!priv)
+        return -ENOMEM;
+    char suffix[VMAF_FEX_NAME_SUFFIX_MAX];
+    int err = vmaf_fex_parse_options_why(fex, priv, opts, why, why_len);
+    if (!err && vmaf_fex_name_suffix(fex, priv, suffix, sizeof(suffix))) {
         snprintf(why, why_len, "the name of feature %s with its options is too long",
                  f->feature);
-        return -EINVAL;
+        err = -EINVAL;
     }
-    *out = dup_str(buf);
+    free(priv);
+    if (err || !suffix[0])
+        return err;
+    *out = dup_printf("%s%s", f->feature, suffix);
     return *out ? 0 : -ENOMEM;
 }
 
@@ -1031,30 +916,15 @@ int vmaf_model_collection_load(VmafModel **model, VmafModelCollection **mc,
     return load_builtin(model, mc, cfg, version);
 }
 
-/* Does a model feature belong to the extractor or feature the caller names?
- * Extractors this build does not have are known by the reference's names
- * ("motion" for integer_motion2, "float_vif" for vif_scale0, ...), the
- * names callers write in overloads such as FFmpeg's
- * "motion.motion_force_zero=true". */
+/* Does a model feature belong to the extractor or feature the caller names
+ * ("motion" for integer_motion2, as in FFmpeg's
+ * "motion.motion_force_zero=true")? */
 static bool feature_matches(const VmafModelFeature *f, const char *name)
 {
     if (!strcmp(f->name, name) || !strcmp(f->feature, name))
         return true;
     const VmafFeatureExtractor *fex = vmaf_registry_find_by_feature(f->feature);
-    if (fex)
-        return !strcmp(fex->name, name);
-    static const struct {
-        const char *extractor, *prefix, *also;
-    } reference[] = {
-        {"adm", "integer_adm", "integer_aim"}, {"vif", "integer_vif", NULL},
-        {"motion", "integer_motion", NULL},    {"float_adm", "adm", "aim"},
-        {"float_vif", "vif", NULL},            {"float_motion", "motion", NULL},
-    };
-    for (size_t i = 0; i < sizeof(reference) / sizeof(reference[0]); i++)
-        if (!strcmp(name, reference[i].extractor))
-            return has_prefix(f->feature, reference[i].prefix) ||
-                   (reference[i].also && !strcmp(f->feature, reference[i].also));
-    return false;
+    return fex && !strcmp(fex->name, name);
 }
 
 /* Checks the merged options against the extractor's table when the

@@ -16,8 +16,9 @@
 #include "model/model_internal.h"
 #include "registry.h"
 
-/* One extractor a set of models needs, with the union of the options its
- * features ask for. */
+/* One extractor instance a set of models needs: an extractor, with the
+ * union of the options its features ask for. Features whose options name
+ * their scores differently need separate instances. */
 typedef struct Use {
     const VmafFeatureExtractor *fex;
     const char *feature;           /* a feature name to ask for it by */
@@ -25,55 +26,54 @@ typedef struct Use {
     VmafFeatureDictionary *opts;
 } Use;
 
+/* The options feature f needs: the model's, and the option that switches
+ * its output on (float_ssim_l needs enable_lcs), since the extractor is
+ * asked for by its first feature's name, which alone would not. */
+static int feature_options(const VmafModel *m, const VmafModelFeature *f,
+                           const VmafFeatureExtractor *fex, VmafFeatureDictionary **out)
+{
+    *out = NULL;
+    int err = vmaf_dict_copy(f->opts, out);
+    const VmafOption *enabling = vmaf_fex_option_enabling(fex, f->feature);
+    if (err || !enabling)
+        return err;
+    const char *set = vmaf_dict_get(f->opts, enabling->name);
+    if (set && strcmp(set, "true")) {
+        vmaf_error("model %s: feature %s is an output of %s only with %s=true, but the model "
+                   "sets %s=%s for that extractor; remove that option",
+                   m->name, f->name, fex->name, enabling->name, enabling->name, set);
+        vmaf_feature_dictionary_free(out);
+        return -EINVAL;
+    }
+    return vmaf_feature_dictionary_set(out, enabling->name, "true");
+}
+
 static int add_use(Use *use, unsigned *n_use, const VmafModel *m, const VmafModelFeature *f,
                    const VmafFeatureExtractor *fex)
 {
-    Use *u = NULL;
-    for (unsigned i = 0; i < *n_use; i++)
-        if (use[i].fex == fex)
-            u = &use[i];
-    if (!u) {
-        u = &use[(*n_use)++];
-        u->fex = fex;
-        u->feature = f->feature;
-        u->model = m;
-        u->opts = NULL;
-    }
-    /* Each feature's enabling option (float_ssim_l needs enable_lcs) is
-     * merged in too: the extractor is asked for once, by its first
-     * feature's name, which alone would not turn the others on. */
-    const VmafOption *enabling = vmaf_fex_option_enabling(fex, f->feature);
-    if (enabling) {
-        const char *set = vmaf_dict_get(f->opts, enabling->name);
-        const char *have = vmaf_dict_get(u->opts, enabling->name);
-        if ((set && strcmp(set, "true")) || (have && strcmp(have, "true"))) {
-            vmaf_error("model %s: feature %s is an output of %s only with %s=true, but model "
-                       "%s sets %s=%s for that extractor; remove that option",
-                       m->name, f->name, fex->name, enabling->name,
-                       set && strcmp(set, "true") ? m->name : u->model->name, enabling->name,
-                       set && strcmp(set, "true") ? set : have);
-            return -EINVAL;
-        }
-        int err = vmaf_feature_dictionary_set(&u->opts, enabling->name, "true");
+    VmafFeatureDictionary *want;
+    int err = feature_options(m, f, fex, &want);
+    if (err)
+        return err;
+    for (unsigned i = 0; i < *n_use; i++) {
+        if (use[i].fex != fex)
+            continue;
+        VmafFeatureDictionary *merged = NULL;
+        err = vmaf_fex_merge_options(fex, use[i].opts, want, &merged);
+        if (err == -EEXIST)
+            continue; /* named apart: another instance */
+        vmaf_feature_dictionary_free(&want);
         if (err)
-            return err;
-    }
-    if (!f->opts)
+            return err; /* the merge said which option differs */
+        vmaf_feature_dictionary_free(&use[i].opts);
+        use[i].opts = merged;
         return 0;
-    for (size_t k = 0; k < f->opts->cnt; k++) {
-        const char *key = f->opts->entry[k].key, *val = f->opts->entry[k].val;
-        const char *have = vmaf_dict_get(u->opts, key);
-        if (have && strcmp(have, val)) {
-            vmaf_error("models %s and %s (or one model twice) ask extractor %s for option "
-                       "%s=%s and %s=%s; one context runs an extractor with one set of "
-                       "options: overload the option to one value",
-                       u->model->name, m->name, fex->name, key, have, key, val);
-            return -EINVAL;
-        }
-        int err = vmaf_feature_dictionary_set(&u->opts, key, val);
-        if (err)
-            return err;
     }
+    Use *u = &use[(*n_use)++];
+    u->fex = fex;
+    u->feature = f->feature;
+    u->model = m;
+    u->opts = want;
     return 0;
 }
 
@@ -270,10 +270,10 @@ static int use_models(VmafContext *vmaf, VmafModel *const *models, unsigned n_mo
         err = -EINVAL;
     }
     for (unsigned i = 0; i < n_use && !err; i++) {
-        /* One context runs an extractor once: the model's options must
-         * combine with those already requested (options that only add
-         * outputs combine; any other difference is an error that names the
-         * option). */
+        /* The model's options must combine with those already requested
+         * of the extractor under the same score names (options that only
+         * add outputs combine; any other difference is an error that names
+         * the option). */
         for (unsigned r = 0; r < vmaf->req_cnt && !err; r++) {
             const VmafFeatureRequest *q = &vmaf->req[r];
             if (q->cpu != use[i].fex)
@@ -281,6 +281,8 @@ static int use_models(VmafContext *vmaf, VmafModel *const *models, unsigned n_mo
             VmafFeatureDictionary *merged = NULL;
             err = vmaf_fex_merge_options(q->cpu, q->opts, use[i].opts, &merged);
             vmaf_feature_dictionary_free(&merged);
+            if (err == -EEXIST)
+                err = 0;
         }
         if (err)
             break;
