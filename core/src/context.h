@@ -15,7 +15,7 @@
 #include "feature/feature_extractor.h"
 
 struct VmafCudaState;
-struct VmafCudaPicturePool;
+struct VmafPicturePool;
 struct VmafCudaFrames;
 struct VmafThreadPool;
 
@@ -71,7 +71,11 @@ struct VmafContext {
     unsigned score_name_cnt;
 
     struct VmafCudaState *cuda;   /* imported CUDA state (owned) */
-    struct VmafCudaPicturePool *cuda_pool;
+    struct VmafPicturePool *cuda_pool;  /* vmaf_cuda_preallocate_pictures() */
+    struct VmafPicturePool *host_pool;  /* vmaf_preallocate_pictures() */
+    /* This context among all, for its pools' pictures (an address can be
+     * another context's after a close). */
+    unsigned long long serial;
     struct VmafCudaFrames *cuda_frames; /* device planes of the device extractors */
 };
 
@@ -82,6 +86,14 @@ void vmaf_context_set_error(VmafContext *vmaf, int err);
  * scores, which also returns the pictures they hold. Caller's thread only.
  * 0 or the first error. */
 int vmaf_context_collect_devices(VmafContext *vmaf);
+
+/* The context's serial: its pools' pictures carry it. */
+unsigned long long vmaf_context_serial(const VmafContext *vmaf);
+
+/* For a picture pool whose pictures are all out: collects the device
+ * extractors, whose frames hold pictures until then (a failure stays the
+ * context's error). vmaf is the VmafContext. */
+void vmaf_context_drain(void *vmaf);
 
 /* Waits until every frame read so far is scored (worker threads, device
  * extractors), without flushing: a report written before the flush then

@@ -21,6 +21,7 @@
 #include "cuda/cuda_internal.h"
 #include "log.h"
 #include "picture_internal.h"
+#include "picture_pool.h"
 #include "registry.h"
 #include "row_copy.h"
 #include "thread_pool.h"
@@ -79,6 +80,12 @@ static int refuse_if_failed(VmafContext *vmaf, const char *call)
 /* Contexts alive: when the last one closes, the picture blocks kept for
  * reuse are freed. */
 static atomic_uint live_contexts;
+static atomic_ullong context_serials;
+
+unsigned long long vmaf_context_serial(const VmafContext *vmaf)
+{
+    return vmaf->serial;
+}
 
 int vmaf_init(VmafContext **out, VmafConfiguration cfg)
 {
@@ -107,6 +114,7 @@ int vmaf_init(VmafContext **out, VmafConfiguration cfg)
         return -ENOMEM;
     }
     vmaf->cfg = cfg;
+    vmaf->serial = atomic_fetch_add(&context_serials, 1) + 1;
     int err = vmaf_feature_collector_init(&vmaf->fc);
     if (err) {
         vmaf_error("vmaf_init: out of memory");
@@ -523,7 +531,7 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
     static const char *const which[2] = { "reference", "distorted" };
     for (int i = 0; i < 2; i++) {
         if (!p[i]->ref || !p[i]->data[0] || !p[i]->w[0] || !p[i]->h[0] ||
-            (p[i]->bpc != 8 && p[i]->bpc != 10 && p[i]->bpc != 12 && p[i]->bpc != 16) ||
+            !vmaf_bpc_supported(p[i]->bpc) ||
             p[i]->pix_fmt == VMAF_PIX_FMT_UNKNOWN || p[i]->pix_fmt > VMAF_PIX_FMT_YUV400P) {
             vmaf_error("frame %u: the %s picture is not a valid allocated picture; allocate "
                        "it with vmaf_picture_alloc() (8, 10, 12 or 16 bits, a YUV format)",
@@ -584,15 +592,11 @@ static int check_pictures(VmafContext *vmaf, const VmafPicture *ref, const VmafP
          * while a fetch from their own pool, which collects only its own
          * context, waited for them: for ever, if the caller's thread is
          * the one waiting. */
-        if (!vmaf_cuda_pool_picture_of(vmaf->cuda, p[i])) {
-            if (vmaf->cuda)
-                vmaf_error("frame %u: the %s picture comes from another context's picture "
-                           "pool (another CUDA state); fetch pictures from this context's "
-                           "pool", index, which[i]);
-            else
-                vmaf_error("frame %u: the %s picture comes from another context's picture "
-                           "pool, and this context has no CUDA state; give it pictures of its "
-                           "own (vmaf_picture_alloc)", index, which[i]);
+        const unsigned long long owner = vmaf_picture_pool_owner(p[i]);
+        if (owner && owner != vmaf->serial) {
+            vmaf_error("frame %u: the %s picture comes from another context's picture pool; "
+                       "fetch pictures from this context's pool, or give it pictures of its "
+                       "own (vmaf_picture_alloc)", index, which[i]);
             return -EINVAL;
         }
     }
@@ -684,8 +688,8 @@ static void frame_job(void *arg)
         if (err)
             vmaf_context_set_error(job->vmaf, err);
     }
-    vmaf_cuda_pool_unhold(&job->ref);
-    vmaf_cuda_pool_unhold(&job->dist);
+    vmaf_picture_pool_unhold(&job->ref);
+    vmaf_picture_pool_unhold(&job->dist);
     for (int k = 0; k < 2; k++)
         if (job->prev_ref[k].ref)
             vmaf_picture_unref(&job->prev_ref[k]);
@@ -755,16 +759,16 @@ static int queue_frame(VmafContext *vmaf, const VmafPicture *ref, const VmafPict
     job->index = index;
     /* Held as the library's: a fetch from a dry pool waits for these
      * (cuda_internal.h). */
-    vmaf_cuda_pool_hold(&job->ref, ref);
-    vmaf_cuda_pool_hold(&job->dist, dist);
+    vmaf_picture_pool_hold(&job->ref, ref);
+    vmaf_picture_pool_hold(&job->dist, dist);
     for (int k = 0; k < 2; k++)
         if (vmaf->prev_ref[k].ref)
             (void)vmaf_picture_ref(&job->prev_ref[k], &vmaf->prev_ref[k]);
     int err = vmaf_thread_pool_enqueue(vmaf->pool, frame_job, job);
     if (err) {
         vmaf_error("frame %u: out of memory queueing the frame", index);
-        vmaf_cuda_pool_unhold(&job->ref);
-        vmaf_cuda_pool_unhold(&job->dist);
+        vmaf_picture_pool_unhold(&job->ref);
+        vmaf_picture_pool_unhold(&job->dist);
         for (int k = 0; k < 2; k++)
             if (job->prev_ref[k].ref)
                 vmaf_picture_unref(&job->prev_ref[k]);
@@ -841,6 +845,14 @@ int vmaf_context_collect_devices(VmafContext *vmaf)
         vmaf_context_set_error(vmaf, err);
     }
     return err;
+}
+
+void vmaf_context_drain(void *vmaf)
+{
+    /* A failure there was logged and stays the context's error, which the
+     * next read returns; its frames were given up, and their pictures are
+     * back. */
+    (void)vmaf_context_collect_devices(vmaf);
 }
 
 void vmaf_context_settle(VmafContext *vmaf)
@@ -1127,6 +1139,55 @@ int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
     return 0;
 }
 
+static void *host_block(void *opaque, size_t size, unsigned i, unsigned n, int *err, char *why,
+                        size_t why_len)
+{
+    (void)opaque, (void)i, (void)n;
+    *err = -ENOMEM;
+    snprintf(why, why_len, "out of memory");
+    void *m = aligned_alloc(VMAF_PICTURE_ROW_ALIGN,
+                           (size + VMAF_PICTURE_ROW_ALIGN - 1) / VMAF_PICTURE_ROW_ALIGN *
+                               VMAF_PICTURE_ROW_ALIGN);
+    if (m)
+        memset(m, 0, size); /* as vmaf_picture_alloc()'s, padding included */
+    return m;
+}
+
+static void free_host_blocks(void *opaque, void *const *blocks, unsigned n)
+{
+    (void)opaque;
+    for (unsigned i = 0; i < n; i++)
+        free(blocks[i]);
+}
+
+int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg)
+{
+    if (!vmaf || vmaf->host_pool) {
+        vmaf_error("vmaf_preallocate_pictures: %s", vmaf ? "pictures were preallocated "
+                   "already for this context" : "the context must not be NULL");
+        return -EINVAL;
+    }
+    const VmafPicturePoolMemory mem = { .buf_type = VMAF_PICTURE_BUF_HOST,
+                                        .alloc = host_block,
+                                        .release = free_host_blocks };
+    return vmaf_picture_pool_create(&vmaf->host_pool, &mem, cfg.pic_params.pix_fmt,
+                                    cfg.pic_params.bpc, cfg.pic_params.w, cfg.pic_params.h,
+                                    cfg.pic_cnt, VMAF_PICTURE_ROW_ALIGN, vmaf->serial,
+                                    "vmaf_preallocate_pictures");
+}
+
+int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
+{
+    if (!vmaf || !pic || !vmaf->host_pool) {
+        vmaf_error("vmaf_fetch_preallocated_picture: %s",
+                   vmaf && pic ? "no preallocated pictures; call vmaf_preallocate_pictures "
+                                 "first"
+                               : "the context and the picture must not be NULL");
+        return -EINVAL;
+    }
+    return vmaf_picture_pool_fetch(vmaf->host_pool, pic, vmaf_context_drain, vmaf);
+}
+
 int vmaf_close(VmafContext *vmaf)
 {
     if (!vmaf)
@@ -1147,7 +1208,8 @@ int vmaf_close(VmafContext *vmaf)
     /* After the extractors that read them: their kernels have ended. */
     vmaf_cuda_frames_free(vmaf->cuda_frames);
     vmaf_feature_collector_destroy(vmaf->fc);
-    vmaf_cuda_picture_pool_free(vmaf->cuda_pool);
+    vmaf_picture_pool_free(vmaf->cuda_pool);
+    vmaf_picture_pool_free(vmaf->host_pool);
     vmaf_cuda_state_free(vmaf->cuda);
     pthread_cond_destroy(&vmaf->inst_free);
     pthread_mutex_destroy(&vmaf->lock);

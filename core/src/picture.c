@@ -37,10 +37,6 @@ int vmaf_picture_plane_geometry(enum VmafPixelFormat pix_fmt, unsigned w, unsign
     return 0;
 }
 
-static int valid_bpc(unsigned bpc)
-{
-    return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16;
-}
 
 static int setup(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,
                  unsigned h, enum VmafPictureBufType buf_type)
@@ -50,7 +46,7 @@ static int setup(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc, u
         vmaf_error("picture: the VmafPicture pointer is NULL");
         return -EINVAL;
     }
-    if (!valid_bpc(bpc)) {
+    if (!vmaf_bpc_supported(bpc)) {
         vmaf_error("picture: %u bits per sample is not supported; give 8, 10, 12 or 16 "
                    "(samples of 10, 12 and 16 bits are 16-bit words)", bpc);
         return -EINVAL;

@@ -6,6 +6,15 @@
 
 #include "libvmaf/picture.h"
 
+#include <stdbool.h>
+
+/* The sample depths the library scores, the reference's. One answer for
+ * every check (pictures, pools, extractors). */
+static inline bool vmaf_bpc_supported(unsigned bpc)
+{
+    return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16;
+}
+
 enum VmafPictureBufType {
     VMAF_PICTURE_BUF_HOST = 0,
     VMAF_PICTURE_BUF_HOST_PINNED,

@@ -23,6 +23,7 @@
 #include "../model/capture.h"
 
 #include "cuda/cuda_internal.h"
+#include "picture_pool.h"
 #include "feature/cuda/float_ssim_cuda.h"
 
 #define W 1920
@@ -814,7 +815,7 @@ static void caller_keeps_handed_in(enum VmafCudaPicturePreallocationMethod m, un
     vmaf_close(ctx);
 }
 
-/* The instant inside vmaf_cuda_pool_unhold() between giving up the hold
+/* The instant inside vmaf_picture_pool_unhold() between giving up the hold
  * and dropping the reference: the test's fetch runs there. */
 static sem_t in_unhold;
 
@@ -826,7 +827,7 @@ static void pause_in_unhold(void)
 
 static void *unhold_thread(void *pic)
 {
-    vmaf_cuda_pool_unhold(pic);
+    vmaf_picture_pool_unhold(pic);
     return NULL;
 }
 
@@ -855,7 +856,7 @@ static void fetch_during_unhold(enum VmafCudaPicturePreallocationMethod m, const
             return;
         }
         /* The library's hold on picture 0, as a queued CPU frame has. */
-        vmaf_cuda_pool_hold(&lib, &held[0]);
+        vmaf_picture_pool_hold(&lib, &held[0]);
         if (caller_keeps != 1)
             vmaf_picture_unref(&held[0]);
         if (caller_keeps == 2) {
@@ -864,11 +865,11 @@ static void fetch_during_unhold(enum VmafCudaPicturePreallocationMethod m, const
             for (unsigned i = 1; i < n; i++)
                 vmaf_picture_unref(&held[i]);
             vmaf_close(ctx);
-            vmaf_cuda_pool_unhold(&lib);
+            vmaf_picture_pool_unhold(&lib);
             continue;
         }
         sem_init(&in_unhold, 0, 0);
-        vmaf_cuda_pool_pause_unholds(pause_in_unhold);
+        vmaf_picture_pool_pause_unholds(pause_in_unhold);
         pthread_t t;
         CHECK(!pthread_create(&t, NULL, unhold_thread, &lib), "%s: thread", what);
         sem_wait(&in_unhold);
@@ -878,7 +879,7 @@ static void fetch_during_unhold(enum VmafCudaPicturePreallocationMethod m, const
         err = vmaf_cuda_fetch_preallocated_picture(ctx, &got);
         alarm(0);
         pthread_join(t, NULL);
-        vmaf_cuda_pool_pause_unholds(NULL);
+        vmaf_picture_pool_pause_unholds(NULL);
         sem_destroy(&in_unhold);
         if (caller_keeps) {
             CHECK(err == -EBUSY, "%s: fetch while the library let go of a picture the caller "

@@ -62,6 +62,16 @@ typedef struct VmafConfiguration {
 /** A scoring context. */
 typedef struct VmafContext VmafContext;
 
+/** Geometry and number of the pictures of vmaf_preallocate_pictures(). */
+typedef struct VmafPictureConfiguration {
+    struct {
+        unsigned w, h;                 /**< Luma size, 1..65536. */
+        unsigned bpc;                  /**< 8, 10, 12 or 16. */
+        enum VmafPixelFormat pix_fmt;  /**< Any format but VMAF_PIX_FMT_UNKNOWN. */
+    } pic_params;
+    unsigned pic_cnt;                  /**< Pictures in the pool, 1..256. */
+} VmafPictureConfiguration;
+
 /**
  * Create a context.
  *
@@ -187,6 +197,27 @@ VMAF_EXPORT int vmaf_score_pooled_model_collection(VmafContext *vmaf,
 VMAF_EXPORT int vmaf_feature_score_pooled(VmafContext *vmaf, const char *feature_name,
                                           enum VmafPoolingMethod pool_method, double *score,
                                           unsigned index_low, unsigned index_high);
+
+/**
+ * Preallocate host pictures for this context (libvmaf 3.2): pictures of one
+ * geometry that vmaf_fetch_preallocated_picture() hands out and that come
+ * back to the pool when their last reference goes (vmaf_read_pictures()
+ * takes the reference over). Once per context.
+ *
+ * @return 0 on success; -EINVAL for a NULL context, a bad geometry or count,
+ *         or a second call; -ENOMEM when out of memory.
+ */
+VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg);
+
+/**
+ * Take a picture of the pool of vmaf_preallocate_pictures(). When every
+ * picture is out, waits while the library holds some (a frame being
+ * scored gives it back); when the caller holds them all, fails at once.
+ *
+ * @return 0 on success; -EINVAL without a pool; -EBUSY when the caller holds
+ *         every picture (hand one in or unreference it first).
+ */
+VMAF_EXPORT int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic);
 
 /**
  * Free a context and everything it owns (pending work is finished first).

@@ -24,6 +24,7 @@
 #include "cuda/cuda_internal.h"
 #include "cuda/cuda_state.h"
 #include "log.h"
+#include "picture_pool.h"
 #include "picture_internal.h"
 #include "row_copy.h"
 
@@ -70,7 +71,7 @@ static void release_holds(Place *p)
 {
     for (int i = 0; i < 2; i++)
         if (p->held[i]) {
-            vmaf_cuda_pool_unhold(&p->hold[i]);
+            vmaf_picture_pool_unhold(&p->hold[i]);
             p->held[i] = false;
         }
 }
@@ -181,7 +182,7 @@ int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPi
         const enum VmafPictureBufType bt = vmaf_picture_buf_type(q);
         if (bt == VMAF_PICTURE_BUF_DEVICE) {
             /* Read where it is; kept alive until every user is done. */
-            vmaf_cuda_pool_hold(&p->hold[i], q);
+            vmaf_picture_pool_hold(&p->hold[i], q);
             p->held[i] = true;
             out->luma[i] = q->data[0];
             out->pitch[i] = (size_t)q->stride[0];
@@ -195,7 +196,7 @@ int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPi
             e = cudaMemcpy2DAsync(p->dbuf[i], f->dpitch, q->data[0], (size_t)q->stride[0],
                                   f->row_bytes, f->h, cudaMemcpyHostToDevice, f->up);
             if (e == cudaSuccess) {
-                vmaf_cuda_pool_hold(&p->hold[i], q);
+                vmaf_picture_pool_hold(&p->hold[i], q);
                 p->held[i] = true;
             }
         } else {

@@ -9,34 +9,10 @@
 #include "libvmaf/picture.h"
 
 struct VmafCudaState;
-struct VmafCudaPicturePool;
 struct CUevent_st; /* cudaEvent_t's target */
 
 /* Frees the state after all its work has finished. NULL is a no-op. */
 void vmaf_cuda_state_free(struct VmafCudaState *s);
-
-/* Frees a preallocated picture pool (pictures still referenced are freed
- * when their last reference goes). NULL is a no-op. */
-void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p);
-
-/* The library's own references to a picture of a preallocated pool (a
- * queued CPU frame's): vmaf_cuda_pool_hold() after taking one,
- * vmaf_cuda_pool_unhold() in place of dropping it. A fetch from a dry pool
- * waits only while such references exist, since only they come back
- * without the caller; references the caller keeps never count. Any other
- * picture is referenced and unreferenced plainly. */
-void vmaf_cuda_pool_hold(VmafPicture *dst, const VmafPicture *src);
-void vmaf_cuda_pool_unhold(VmafPicture *pic);
-
-/* Tests only: vmaf_cuda_pool_unhold() calls pause() after giving up its
- * hold and before dropping its reference, so that a test can fetch in that
- * instant; NULL turns it off. Process-wide. */
-void vmaf_cuda_pool_pause_unholds(void (*pause)(void));
-
-/* Whether a picture of a preallocated pool belongs to a pool of state cu
- * (true for any picture that is not a pool's): another state's device
- * pictures may live on another device or in another CUcontext. */
-bool vmaf_cuda_pool_picture_of(const struct VmafCudaState *cu, const VmafPicture *pic);
 
 /* Copies the luma plane of a device picture into a 4:0:0 host picture of
  * the same size and depth (every CPU extractor reads luma only), for CPU

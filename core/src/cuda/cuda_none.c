@@ -63,33 +63,6 @@ void vmaf_cuda_state_free(struct VmafCudaState *s)
     (void)s;
 }
 
-void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p)
-{
-    (void)p;
-}
-
-void vmaf_cuda_pool_hold(VmafPicture *dst, const VmafPicture *src)
-{
-    vmaf_picture_ref(dst, src);
-}
-
-void vmaf_cuda_pool_unhold(VmafPicture *pic)
-{
-    vmaf_picture_unref(pic);
-}
-
-void vmaf_cuda_pool_pause_unholds(void (*pause)(void))
-{
-    (void)pause;
-}
-
-bool vmaf_cuda_pool_picture_of(const struct VmafCudaState *cu, const VmafPicture *pic)
-{
-    (void)cu;
-    (void)pic;
-    return true;
-}
-
 int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host,
                             unsigned index)
 {

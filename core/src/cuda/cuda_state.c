@@ -25,6 +25,7 @@
 #include "cuda/cuda_state.h"
 #include "log.h"
 #include "picture_internal.h"
+#include "picture_pool.h"
 #include "util/team.h"
 
 /* Driver API version whose signatures the typedefs in cuda_state.h follow. */
@@ -567,153 +568,70 @@ unsigned vmaf_cuda_host_copies_made(struct VmafCudaState *s)
 
 /* ---- preallocated picture pool ------------------------------------------- */
 
-typedef struct PoolEntry {
-    struct VmafCudaPicturePool *pool;
-    void *mem;
-    bool busy;
-    /* References the library holds (vmaf_cuda_pool_hold): they come back
-     * when their frame is scored. A busy entry with none is the caller's,
-     * however many references the caller keeps. */
-    unsigned holds;
-} PoolEntry;
-
-struct VmafCudaPicturePool {
+/* The pool's memory: device, pinned or host blocks, made and freed in the
+ * state's context. */
+typedef struct PoolMemory {
     struct VmafCudaState *cu;
     enum VmafCudaPicturePreallocationMethod method;
-    enum VmafPixelFormat pix_fmt;
-    unsigned bpc, w, h;
-    unsigned pw[3], ph[3], planes;
-    size_t stride[3], offset[3];
-    size_t total; /* bytes of each entry's block */
-    PoolEntry entry[VMAF_CUDA_POOL_PICTURES];
-    unsigned n, outstanding;
-    /* Library references being dropped (vmaf_cuda_pool_unhold): their
-     * entry may already count no hold while its picture is still
-     * referenced. A fetch waits for them, and they keep the pool alive. */
-    unsigned unholding;
-    bool closing;
-    pthread_mutex_t lock;
-    pthread_cond_t freed; /* an entry the library held came back */
-};
+} PoolMemory;
 
-static void pool_destroy(struct VmafCudaPicturePool *p)
+static void *pool_alloc(void *opaque, size_t size, unsigned i, unsigned n, int *err, char *why,
+                        size_t why_len)
 {
+    (void)i, (void)n;
+    const PoolMemory *pm = opaque;
+    if (pm->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST) {
+        /* 256-byte rows suit both coalesced device reads and aligned copies. */
+        void *m = aligned_alloc(256, (size + 255) / 256 * 256);
+        *err = -ENOMEM;
+        snprintf(why, why_len, "out of host memory");
+        return m;
+    }
+    if ((*err = vmaf_cuda_enter(pm->cu))) {
+        snprintf(why, why_len, "the CUDA context cannot be made current");
+        return NULL;
+    }
+    void *m = NULL;
+    const cudaError_t ce = pm->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE
+                               ? cudaMalloc(&m, size)
+                               : cudaHostAlloc(&m, size, cudaHostAllocPortable);
+    if (ce != cudaSuccess) {
+        snprintf(why, why_len, "%s memory: %s",
+                 pm->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE ? "device"
+                                                                             : "pinned",
+                 cudaGetErrorString(ce));
+        /* -ENOMEM when out of memory, -ENODEV or -EIO when the device
+         * failed otherwise (and the error is consumed). */
+        *err = vmaf_cuda_errno(ce);
+        m = NULL;
+    }
+    vmaf_cuda_leave(pm->cu);
+    return m;
+}
+
+static void pool_release(void *opaque, void *const *blocks, unsigned n)
+{
+    PoolMemory *pm = opaque;
     /* Device and pinned memory are freed in the state's context. When it
      * cannot be made current, it is gone (its owner destroyed it, which
      * freed every allocation made in it): nothing is left to free but host
      * memory. */
-    const bool cuda_mem = p->method != VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST;
-    const bool entered = cuda_mem && !vmaf_cuda_enter_teardown(p->cu);
-    for (unsigned i = 0; i < p->n; i++) {
-        void *m = p->entry[i].mem;
-        if (!m)
+    const bool host = pm->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST;
+    const bool entered = !host && !vmaf_cuda_enter_teardown(pm->cu);
+    for (unsigned i = 0; i < n; i++) {
+        if (!blocks[i])
             continue;
-        if (p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE && entered)
-            (void)vmaf_cuda_errno(cudaFree(m));
-        else if (p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED && entered)
-            (void)vmaf_cuda_errno(cudaFreeHost(m));
-        else if (p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST)
-            free(m);
+        if (host)
+            free(blocks[i]);
+        else if (entered && pm->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE)
+            (void)vmaf_cuda_errno(cudaFree(blocks[i]));
+        else if (entered)
+            (void)vmaf_cuda_errno(cudaFreeHost(blocks[i]));
     }
     if (entered)
-        vmaf_cuda_leave(p->cu);
-    pthread_cond_destroy(&p->freed);
-    pthread_mutex_destroy(&p->lock);
-    vmaf_cuda_state_free(p->cu);
-    free(p);
-}
-
-/* With the pool's lock held, after a picture came back or the pool was
- * closed: wakes a waiting fetch, unlocks, and frees a closed pool once
- * nothing of it is in use. */
-static void pool_unlock_and_settle(struct VmafCudaPicturePool *p)
-{
-    const bool unused = p->closing && p->outstanding == 0 && p->unholding == 0;
-    pthread_cond_broadcast(&p->freed);
-    pthread_mutex_unlock(&p->lock);
-    if (unused)
-        pool_destroy(p);
-}
-
-void vmaf_cuda_picture_pool_free(struct VmafCudaPicturePool *p)
-{
-    if (!p)
-        return;
-    pthread_mutex_lock(&p->lock);
-    p->closing = true;
-    pool_unlock_and_settle(p);
-}
-
-static void pool_release(void *cookie, VmafPicture *pic)
-{
-    (void)pic;
-    PoolEntry *e = cookie;
-    struct VmafCudaPicturePool *p = e->pool;
-    pthread_mutex_lock(&p->lock);
-    e->busy = false;
-    e->holds = 0;
-    p->outstanding--;
-    pool_unlock_and_settle(p);
-}
-
-/* The pool entry behind a picture, or NULL for any other picture. */
-static PoolEntry *pool_entry(const VmafPicture *pic)
-{
-    const VmafPicturePriv *priv =
-        pic && pic->ref ? (const VmafPicturePriv *)pic->priv : NULL;
-    return priv && priv->release == pool_release ? priv->cookie : NULL;
-}
-
-void vmaf_cuda_pool_hold(VmafPicture *dst, const VmafPicture *src)
-{
-    vmaf_picture_ref(dst, src);
-    PoolEntry *e = pool_entry(src);
-    if (!e)
-        return;
-    pthread_mutex_lock(&e->pool->lock);
-    e->holds++;
-    pthread_mutex_unlock(&e->pool->lock);
-}
-
-bool vmaf_cuda_pool_picture_of(const struct VmafCudaState *cu, const VmafPicture *pic)
-{
-    const PoolEntry *e = pool_entry(pic);
-    return !e || e->pool->cu == cu;
-}
-
-typedef void (*PauseFn)(void);
-static _Atomic(PauseFn) unhold_pause;
-
-void vmaf_cuda_pool_pause_unholds(void (*pause)(void))
-{
-    atomic_store(&unhold_pause, pause);
-}
-
-void vmaf_cuda_pool_unhold(VmafPicture *pic)
-{
-    PoolEntry *e = pool_entry(pic);
-    if (!e) {
-        vmaf_picture_unref(pic);
-        return;
-    }
-    /* The hold goes before the reference, and between the two the entry
-     * would look like the caller's to a fetch on another thread, which
-     * would answer -EBUSY although the picture is about to come back. The
-     * count of unholds in progress makes that fetch wait for the end, and
-     * keeps the pool alive through an unreference that may be its last. */
-    struct VmafCudaPicturePool *p = e->pool;
-    pthread_mutex_lock(&p->lock);
-    if (e->holds)
-        e->holds--;
-    p->unholding++;
-    pthread_mutex_unlock(&p->lock);
-    const PauseFn pause = atomic_load(&unhold_pause);
-    if (pause)
-        pause();
-    vmaf_picture_unref(pic);
-    pthread_mutex_lock(&p->lock);
-    p->unholding--;
-    pool_unlock_and_settle(p);
+        vmaf_cuda_leave(pm->cu);
+    vmaf_cuda_state_free(pm->cu);
+    free(pm);
 }
 
 int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfiguration cfg)
@@ -736,73 +654,29 @@ int vmaf_cuda_preallocate_pictures(VmafContext *vmaf, VmafCudaPictureConfigurati
         vmaf_error("cuda: unknown picture preallocation method %d", (int)m);
         return -EINVAL;
     }
-    const unsigned bpc = cfg.pic_params.bpc;
-    struct VmafCudaPicturePool *p = calloc(1, sizeof(*p));
-    if (!p) {
+    PoolMemory *pm = calloc(1, sizeof(*pm));
+    if (!pm) {
         vmaf_error("cuda: out of memory allocating the picture pool");
         return -ENOMEM;
     }
-    if ((bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16) ||
-        vmaf_picture_plane_geometry(cfg.pic_params.pix_fmt, cfg.pic_params.w,
-                                    cfg.pic_params.h, p->pw, p->ph, &p->planes)) {
-        vmaf_error("cuda: cannot preallocate %ux%u %u-bit pictures of format %d; sizes are "
-                   "1..65536, depths 8, 10, 12 or 16",
-                   cfg.pic_params.w, cfg.pic_params.h, bpc, (int)cfg.pic_params.pix_fmt);
-        free(p);
-        return -EINVAL;
-    }
-    p->method = m;
-    p->pix_fmt = cfg.pic_params.pix_fmt;
-    p->bpc = bpc;
-    p->w = cfg.pic_params.w;
-    p->h = cfg.pic_params.h;
-    /* 256-byte rows suit both coalesced device reads and aligned copies. */
-    const size_t total =
-        vmaf_picture_plane_layout(p->planes, p->pw, p->ph, bpc, 256, p->stride, p->offset);
-    p->total = total;
-    pthread_mutex_init(&p->lock, NULL);
-    pthread_cond_init(&p->freed, NULL);
-    p->cu = vmaf->cuda;
-    vmaf_cuda_state_ref(p->cu);
-
-    int err = 0;
-    const bool device_api = m != VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST;
-    if (device_api)
-        err = vmaf_cuda_enter(p->cu);
-    const bool entered = device_api && !err;
-    for (unsigned i = 0; !err && i < VMAF_CUDA_POOL_PICTURES; i++) {
-        PoolEntry *e = &p->entry[i];
-        e->pool = p;
-        cudaError_t ce = cudaSuccess;
-        if (m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE)
-            ce = cudaMalloc(&e->mem, total);
-        else if (m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED)
-            ce = cudaHostAlloc(&e->mem, total, cudaHostAllocPortable);
-        else
-            e->mem = aligned_alloc(256, total);
-        if (ce != cudaSuccess || !e->mem) {
-            e->mem = NULL;
-            vmaf_error("cuda: cannot allocate %s memory for preallocated picture %u of %d "
-                       "(%zu bytes): %s; preallocate smaller pictures or use host pictures",
-                       m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE ? "device"
-                       : m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED ? "pinned"
-                                                                                 : "host",
-                       i + 1, VMAF_CUDA_POOL_PICTURES, total,
-                       ce ? cudaGetErrorString(ce) : "out of memory");
-            /* -ENOMEM when out of memory, -ENODEV or -EIO when the device
-             * failed otherwise (and the error is consumed). */
-            err = ce ? vmaf_cuda_errno(ce) : -ENOMEM;
-        }
-        p->n = i + 1;
-    }
-    if (entered)
-        vmaf_cuda_leave(p->cu);
-    if (err) {
-        pool_destroy(p);
-        return err;
-    }
-    vmaf->cuda_pool = p;
-    return 0;
+    pm->cu = vmaf->cuda;
+    pm->method = m;
+    vmaf_cuda_state_ref(pm->cu); /* the pool may outlive the context */
+    const VmafPicturePoolMemory mem = {
+        .buf_type = m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE ? VMAF_PICTURE_BUF_DEVICE
+                    : m == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED
+                        ? VMAF_PICTURE_BUF_HOST_PINNED
+                        : VMAF_PICTURE_BUF_HOST,
+        .alloc = pool_alloc,
+        .release = pool_release,
+        .opaque = pm,
+    };
+    const int err = vmaf_picture_pool_create(&vmaf->cuda_pool, &mem, cfg.pic_params.pix_fmt,
+                                             cfg.pic_params.bpc, cfg.pic_params.w,
+                                             cfg.pic_params.h, VMAF_CUDA_POOL_PICTURES, 256,
+                                             vmaf_context_serial(vmaf), "cuda");
+    /* A pool that was made owns pm; one that failed released it. */
+    return err;
 }
 
 int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
@@ -812,71 +686,5 @@ int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
                    "first");
         return -EINVAL;
     }
-    struct VmafCudaPicturePool *p = vmaf->cuda_pool;
-    pthread_mutex_lock(&p->lock);
-    PoolEntry *e = NULL;
-    bool drained = false;
-    for (;;) {
-        for (unsigned i = 0; i < p->n && !e; i++)
-            if (!p->entry[i].busy)
-                e = &p->entry[i];
-        if (e)
-            break;
-        if (!drained) {
-            /* Every picture is held. Device extractors give theirs back only
-             * when their frames are collected, which happens on this (the
-             * caller's) thread: collect them now, or a caller holding a
-             * few pictures ahead would wait forever. */
-            drained = true;
-            pthread_mutex_unlock(&p->lock);
-            /* A failure there was logged and stays the context's error,
-             * which the next read returns; its frames were given up, and
-             * their pictures are back: take one, as after a failed read. */
-            (void)vmaf_context_collect_devices(vmaf);
-            pthread_mutex_lock(&p->lock);
-            continue;
-        }
-        /* The rest are held by CPU workers, which give theirs back when
-         * their frame is scored, or by the caller, who gives none back
-         * while it waits here (also through references it kept to
-         * pictures it handed in): wait only while the library holds one. */
-        bool library_holds = p->unholding > 0;
-        for (unsigned i = 0; i < p->n; i++)
-            library_holds |= p->entry[i].busy && p->entry[i].holds;
-        if (library_holds) {
-            pthread_cond_wait(&p->freed, &p->lock);
-            continue;
-        }
-        const unsigned held = p->outstanding;
-        pthread_mutex_unlock(&p->lock);
-        vmaf_error("cuda: all %u preallocated pictures are held by the caller (fetched and "
-                   "not yet given to vmaf_read_pictures()); hand one in or unreference it "
-                   "before fetching another",
-                   held);
-        return -EBUSY;
-    }
-    e->busy = true;
-    p->outstanding++;
-    pthread_mutex_unlock(&p->lock);
-
-    const enum VmafPictureBufType bt =
-        p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE ? VMAF_PICTURE_BUF_DEVICE
-        : p->method == VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED
-            ? VMAF_PICTURE_BUF_HOST_PINNED
-            : VMAF_PICTURE_BUF_HOST;
-    int err = vmaf_picture_wrap(pic, p->pix_fmt, p->bpc, p->w, p->h, bt, e->mem, p->total,
-                                pool_release, e);
-    if (err) {
-        pthread_mutex_lock(&p->lock);
-        e->busy = false;
-        p->outstanding--;
-        pthread_mutex_unlock(&p->lock);
-        /* vmaf_picture_wrap() said why. */
-        return err;
-    }
-    for (unsigned i = 0; i < p->planes; i++) {
-        pic->data[i] = (char *)e->mem + p->offset[i];
-        pic->stride[i] = (ptrdiff_t)p->stride[i];
-    }
-    return 0;
+    return vmaf_picture_pool_fetch(vmaf->cuda_pool, pic, vmaf_context_drain, vmaf);
 }

@@ -15,6 +15,7 @@
 #include "feature/ssim/ssim.h"
 #include "feature/ssim/ssim_feature.h"
 #include "log.h"
+#include "picture_internal.h"
 
 typedef struct FloatSsimState {
     SsimOptions opt; /* first: the option table's offsets point into it */
@@ -75,7 +76,7 @@ static int init(VmafFex *fex)
     char why[256];
 
     st->scratch = NULL;
-    if (fex->bpc != 8 && fex->bpc != 10 && fex->bpc != 12 && fex->bpc != 16) {
+    if (!vmaf_bpc_supported(fex->bpc)) {
         vmaf_error("float_ssim: %u bits per component is not supported; use 8, 10, 12 or 16",
                    fex->bpc);
         return -EINVAL;

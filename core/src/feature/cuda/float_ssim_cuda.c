@@ -31,6 +31,7 @@
 #include "feature/ssim/ssim.h"
 #include "feature/ssim/ssim_feature.h"
 #include "log.h"
+#include "picture_internal.h"
 
 #define NAME "float_ssim_cuda"
 #define SLOTS VMAF_CUDA_FRAMES_IN_FLIGHT
@@ -143,7 +144,7 @@ static int check_context(const void *priv, unsigned w, unsigned h, unsigned bpc,
                          size_t why_len)
 {
     const FloatSsimCudaState *st = priv;
-    if (bpc != 8 && bpc != 10 && bpc != 12 && bpc != 16) {
+    if (!vmaf_bpc_supported(bpc)) {
         snprintf(why, why_len, "%u bits per component is not supported", bpc);
         return -ENOTSUP;
     }
