@@ -24,6 +24,7 @@ enum {
     OPT_BACKEND,
     OPT_GPUMASK,
     OPT_NO_CUDA,
+    OPT_PROGRESS,
     OPT_HELP,
 };
 
@@ -62,6 +63,7 @@ static const CliOption options[] = {
     { "no_cuda", 0, false, OPT_NO_CUDA },
     { "no_prediction", 'n', false, 'n' },
     { "quiet", 'q', false, 'q' },
+    { "progress", 0, false, OPT_PROGRESS },
     { "version", 'v', false, 'v' },
     { "help", 0, false, OPT_HELP },
 };
@@ -101,11 +103,16 @@ static const char usage_text[] =
     "                             report format (default XML)\n"
     "      --precision P          score format: legacy (%.6f, default), max (%.17g,\n"
     "                             round-trip exact) or N (1..17 decimals, %.Nf)\n"
-    "  -q, --quiet                no progress line, no backend note, and no summary\n"
-    "                             when there is a report (-o)\n"
+    "  -q, --quiet                no progress, no backend note, no closing line, and\n"
+    "                             no summary when there is a report (-o)\n"
+    "      --progress             progress on stderr also when it is not a terminal\n"
+    "                             (a line every 5 s, for logs) and with -q\n"
     "\n"
     "Execution:\n"
-    "      --threads N            score frames on N worker threads (0..1024)\n"
+    "      --threads N            score frames on N worker threads (0..1024; 0: in\n"
+    "                             the reading thread); default: one per CPU this\n"
+    "                             process may use, fewer where the frames in flight\n"
+    "                             would pass 1 GiB (large frames)\n"
     "      --backend B            auto (default: CUDA if usable, else CPU), cpu or cuda\n"
     "      --gpumask N            as the reference tool: not 0 keeps all work off the GPU\n"
     "                             (--backend cpu); --no_cuda is the same\n"
@@ -481,6 +488,7 @@ static int apply(CliSettings *s, const CliOption *o, const char *val, char *err,
     case OPT_THREADS:
         NUMBER(0, 1024, false, "a whole number from 0 to 1024");
         s->threads = (unsigned)v;
+        s->threads_given = true;
         return 0;
     case OPT_SUBSAMPLE:
         NUMBER(0, 0xffffffffu, false, "a whole number from 0 to 4294967295 (0 or 1: every "
@@ -546,6 +554,9 @@ static int apply(CliSettings *s, const CliOption *o, const char *val, char *err,
         return 0;
     case 'q':
         s->quiet = true;
+        return 0;
+    case OPT_PROGRESS:
+        s->progress = true;
         return 0;
     case 'v':
         return CLI_PARSE_VERSION;

@@ -60,13 +60,15 @@ typedef struct CliSettings {
     enum VmafOutputFormat output_fmt;   /* XML unless one of --json --csv --sub */
     bool output_fmt_given;
     char precision_fmt[8];              /* printf conversion for scores */
-    unsigned threads;
+    unsigned threads;                   /* when threads_given */
+    bool threads_given;                 /* else the tool picks (threads.h) */
     unsigned subsample;
     unsigned frame_cnt;                 /* 0: all frames */
     unsigned frame_skip_ref, frame_skip_dist;
     uint64_t cpumask;
     uint64_t gpumask;                   /* the reference's: not 0 = no GPU */
     bool no_prediction, quiet;
+    bool progress;                      /* --progress */
     enum CliBackend backend;
     bool backend_given;                 /* --backend given */
     bool no_cuda;                       /* --no_cuda: --backend cpu */

@@ -12,7 +12,9 @@
 
 #include "cli_parse.h"
 #include "input/input.h"
+#include "progress.h"
 #include "team.h"
+#include "threads.h"
 
 static int failures;
 static VmafTeam *team; /* four members: the file read by threads */
@@ -72,6 +74,7 @@ static void test_parser(void)
     CHECK(!s.use_yuv && s.model_cnt == 1 && s.model[0].is_default &&
           !strcmp(s.model[0].version, "vmaf_v0.6.1") && !strcmp(s.model[0].name, "vmaf"), "default model");
     CHECK(!strcmp(s.precision_fmt, "%.6f") && s.backend == CLI_BACKEND_AUTO, "defaults");
+    CHECK(!s.threads_given && !s.progress, "threads and progress defaults");
     CHECK(s.output_fmt == VMAF_OUTPUT_FORMAT_XML, "xml default");
     cli_settings_free(&s);
 
@@ -88,10 +91,15 @@ static void test_parser(void)
           s.feature[0].opt_cnt == 2 && !strcmp(s.feature[0].opt[0].key, "scale") &&
           !strcmp(s.feature[0].opt[0].val, "2") && !strcmp(s.feature[0].opt[1].key, "enable_lcs") &&
           !strcmp(s.feature[0].opt[1].val, "true") && s.feature[1].opt_cnt == 0, "features");
-    CHECK(s.threads == 8 && s.subsample == 2 && s.frame_cnt == 5 && s.frame_skip_ref == 1 &&
-          s.cpumask == 0xff, "numbers");
+    CHECK(s.threads == 8 && s.threads_given && s.subsample == 2 && s.frame_cnt == 5 &&
+          s.frame_skip_ref == 1 && s.cpumask == 0xff, "numbers");
     CHECK(!strcmp(s.output_path, "-") && s.output_fmt == VMAF_OUTPUT_FORMAT_JSON, "output");
     CHECK(!strcmp(s.precision_fmt, "%.17g") && s.backend == CLI_BACKEND_CPU, "precision/backend");
+    cli_settings_free(&s);
+    r = parse(&s, err, "-r", "a", "-d", "b", "-n", "--feature", "float_ssim", "--threads", "0",
+              "--progress", NULL);
+    CHECK(r == 0 && s.threads == 0 && s.threads_given && s.progress, "--threads 0 --progress: %s",
+          err);
     cli_settings_free(&s);
     /* The bounds themselves are accepted. */
     r = parse(&s, err, "-r", "a", "-d", "b", "-n", "--feature", "float_ssim", "--threads",
@@ -661,6 +669,48 @@ static void test_yuv(void)
 }
 
 /* Long paths are cut in their middle so that messages keep the reason. */
+/* ---- progress lines and the default thread count ------------------------ */
+
+static void test_progress(void)
+{
+    char buf[128];
+    progress_format(buf, sizeof(buf), 120, 300, 2.0);
+    CHECK(!strcmp(buf, "frame 120/300, 60.0 fps, ETA 0:03"), "%s", buf);
+    progress_format(buf, sizeof(buf), 120, -1, 2.0);
+    CHECK(!strcmp(buf, "frame 120, 60.0 fps"), "%s", buf);
+    progress_format(buf, sizeof(buf), 1, 100000, 1.0);
+    CHECK(!strcmp(buf, "frame 1/100000, 1.0 fps, ETA 1666:39"), "%s", buf);
+    progress_format(buf, sizeof(buf), 0, 10, 0.0);
+    CHECK(!strcmp(buf, "frame 0/10, 0.0 fps, ETA 0:00"), "%s", buf);
+    progress_format_closing(buf, sizeof(buf), 240, 3.2085);
+    CHECK(!strcmp(buf, "240 frames in 3.21 s (74.8 fps)"), "%s", buf);
+    progress_format_closing(buf, sizeof(buf), 1, 0.5);
+    CHECK(!strcmp(buf, "1 frame in 0.50 s (2.0 fps)"), "%s", buf);
+    progress_format_closing(buf, sizeof(buf), 3, 0.0);
+    CHECK(!strcmp(buf, "3 frames in 0.00 s (0.0 fps)"), "%s", buf);
+    /* Terminal or not, -q, --progress. */
+    CHECK(progress_mode(true, false, false) == PROGRESS_IN_PLACE, "terminal");
+    CHECK(progress_mode(true, true, false) == PROGRESS_OFF, "terminal -q");
+    CHECK(progress_mode(true, true, true) == PROGRESS_IN_PLACE, "terminal -q --progress");
+    CHECK(progress_mode(false, false, false) == PROGRESS_OFF, "log");
+    CHECK(progress_mode(false, false, true) == PROGRESS_LOG, "log --progress");
+    CHECK(progress_mode(false, true, true) == PROGRESS_LOG, "log -q --progress");
+}
+
+static void test_default_threads(void)
+{
+    CHECK(threads_default(8, 1920, 1080, 8) == 8, "1080p: one per CPU");
+    CHECK(threads_default(2000, 32, 24, 8) == 1024, "at most 1024");
+    /* 4K 16-bit: 33 MB a pair; (32 - 2) / 3 workers fit 1 GiB. */
+    CHECK(threads_default(64, 3840, 2160, 16) == 10, "%u", threads_default(64, 3840, 2160, 16));
+    CHECK(threads_default(64, 3840, 2160, 10) == threads_default(64, 3840, 2160, 16),
+          "two bytes a sample above 8 bits");
+    CHECK(threads_default(64, 3840, 2160, 8) == 20, "%u", threads_default(64, 3840, 2160, 8));
+    CHECK(threads_default(64, 16384, 16384, 16) == 0, "huge frames: in the reading thread");
+    CHECK(threads_default(64, 65536, 65536, 16) == 0, "no overflow");
+    CHECK(threads_cpus_available() >= 1, "cpus");
+}
+
 static void test_shorten_path(void)
 {
     char buf[INPUT_PATH_SHOWN + 1], path[700];
@@ -701,6 +751,8 @@ int main(void)
     test_y4m();
     test_yuv();
     test_shorten_path();
+    test_progress();
+    test_default_threads();
     vmaf_team_destroy(team);
     if (failures)
         fprintf(stderr, "%d checks failed\n", failures);

@@ -1,0 +1,39 @@
+/* The backend a run scores on (--backend), and where its pictures come
+ * from: the library's pinned pool on CUDA, plain host pictures otherwise. */
+#ifndef VMAF_TOOLS_BACKEND_H
+#define VMAF_TOOLS_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "libvmaf/libvmaf.h"
+
+#include "cli_parse.h"
+
+/* Chooses the backend for vmaf: *cuda tells whether CUDA state was
+ * imported. For --backend auto, `note` receives the line that says which
+ * one, to be printed once the run is set up. 0, or the exit status (GPU:
+ * --backend cuda without a usable one), its line printed. */
+int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, char *note,
+                  size_t note_sz);
+
+/* Whether `name` is a GPU twin's name: NAME_cuda where this build knows
+ * NAME. Asked of a context of its own, with nothing logged. */
+bool is_gpu_twin(const char *name);
+
+typedef struct PicSource {
+    VmafContext *vmaf;
+    bool pool; /* the library's pinned pictures */
+    unsigned w, h, bpc;
+} PicSource;
+
+/* Sets up src for pictures of w x h at bpc bits, from the pinned pool
+ * when cuda (falling back to ordinary memory, with a warning unless
+ * quiet). */
+void picture_source_init(PicSource *src, VmafContext *vmaf, bool cuda, unsigned w, unsigned h,
+                         unsigned bpc, bool quiet);
+
+/* A picture to read one frame's luma into. 0 or negative errno. */
+int get_picture(const PicSource *src, VmafPicture *pic);
+
+#endif /* VMAF_TOOLS_BACKEND_H */
