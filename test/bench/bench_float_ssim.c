@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "libvmaf/libvmaf.h"
@@ -24,121 +23,11 @@
  * or the context */
 #include "feature/ssim/ssim.h"
 
-#define N_SRC 4 /* distinct synthetic frames cycled through */
-
-typedef struct Source {
-    unsigned w, h, bpc, fmt;
-    /* synthetic: N_SRC pairs of luma planes; raw: file names */
-    void *ref[N_SRC], *dis[N_SRC];
-    const char *ref_path, *dis_path;
-} Source;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* CPU time of the calling thread: on a busy shared machine it measures the
- * work itself, not the waits for a core. */
-static double cpu_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static uint32_t rng = 12345;
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
-}
-
-/* Textured frame: gradients, a few moving rectangles and fine noise; the
- * distorted one adds noise and a small shift. */
-static int synth(Source *s)
-{
-    const unsigned maxv = (1u << s->bpc) - 1, bps = s->bpc > 8 ? 2 : 1;
-    for (int f = 0; f < N_SRC; f++) {
-        s->ref[f] = malloc((size_t)s->w * s->h * bps);
-        s->dis[f] = malloc((size_t)s->w * s->h * bps);
-        if (!s->ref[f] || !s->dis[f])
-            return -ENOMEM;
-        for (unsigned y = 0; y < s->h; y++)
-            for (unsigned x = 0; x < s->w; x++) {
-                unsigned v = (x * 3 + y * 5 + (unsigned)f * 17) & 255;
-                v ^= (x / 16 + y / 16) & 1 ? 64 : 0; /* checkerboard */
-                v = (v + (rnd() & 15)) & 255;
-                unsigned d = v + (rnd() % 13) - 6;
-                if (d > 255)
-                    d = v;
-                const size_t i = (size_t)y * s->w + x;
-                if (bps == 1) {
-                    ((uint8_t *)s->ref[f])[i] = (uint8_t)v;
-                    ((uint8_t *)s->dis[f])[i] = (uint8_t)d;
-                } else {
-                    ((uint16_t *)s->ref[f])[i] = (uint16_t)((v << (s->bpc - 8)) & maxv);
-                    ((uint16_t *)s->dis[f])[i] = (uint16_t)((d << (s->bpc - 8)) & maxv);
-                }
-            }
-    }
-    return 0;
-}
-
-static void synth_free(Source *s)
-{
-    for (int f = 0; f < N_SRC; f++) {
-        free(s->ref[f]);
-        free(s->dis[f]);
-        s->ref[f] = s->dis[f] = NULL;
-    }
-}
-
-static enum VmafPixelFormat pix_fmt(unsigned fmt)
-{
-    return fmt == 420 ? VMAF_PIX_FMT_YUV420P
-           : fmt == 422 ? VMAF_PIX_FMT_YUV422P
-                        : VMAF_PIX_FMT_YUV444P;
-}
-
-/* Fills one picture: luma from memory or from the raw file (frame i). */
-static int fill(const Source *s, int is_ref, unsigned i, FILE *f, VmafPicture *pic)
-{
-    int err = vmaf_picture_alloc(pic, pix_fmt(s->fmt), s->bpc, s->w, s->h);
-    if (err)
-        return err;
-    const size_t bps = s->bpc > 8 ? 2 : 1;
-    if (f) {
-        for (int p = 0; p < 3; p++)
-            for (unsigned y = 0; y < pic->h[p]; y++)
-                if (fread((char *)pic->data[p] + (ptrdiff_t)y * pic->stride[p], bps,
-                          pic->w[p], f) != pic->w[p]) {
-                    vmaf_picture_unref(pic);
-                    return -EIO;
-                }
-        return 0;
-    }
-    const char *src = is_ref ? s->ref[i % N_SRC] : s->dis[i % N_SRC];
-    for (unsigned y = 0; y < s->h; y++)
-        memcpy((char *)pic->data[0] + (ptrdiff_t)y * pic->stride[0],
-               src + (size_t)y * s->w * bps, s->w * bps);
-    /* chroma is not read by float_ssim; leave it as allocated */
-    return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "bench_source.h"
 
 /* Median CPU ms per frame of the numerics alone (one thread), or -1. CPU
  * time and the median, so that a busy shared machine disturbs it less. */
-static double run_numerics(const Source *s, int scale, unsigned frames)
+static double run_numerics(const BenchSource *s, int scale, unsigned frames)
 {
     const size_t bps = s->bpc > 8 ? 2 : 1;
     const size_t size = vmaf_ssim_scratch_size(s->w, s->h, scale);
@@ -153,22 +42,20 @@ static double run_numerics(const Source *s, int scale, unsigned frames)
     int err = 0;
     /* frame 0 warms the caches and the scratch pages and is not counted */
     for (unsigned i = 0; i <= frames && !err; i++) {
-        const double t0 = cpu_now();
-        err = vmaf_ssim_compute(s->ref[i % N_SRC], (ptrdiff_t)(s->w * bps), s->dis[i % N_SRC],
+        const double t0 = bench_cpu_now();
+        err = vmaf_ssim_compute(s->ref[i % BENCH_N_SRC], (ptrdiff_t)(s->w * bps), s->dis[i % BENCH_N_SRC],
                                 (ptrdiff_t)(s->w * bps), s->bpc, s->w, s->h, scale, scratch,
                                 size, &r);
-        t[i] = (cpu_now() - t0) * 1e3;
+        t[i] = (bench_cpu_now() - t0) * 1e3;
     }
-    qsort(t + 1, frames, sizeof(*t), cmp_double);
-    const double med = frames & 1 ? t[1 + frames / 2]
-                                   : 0.5 * (t[frames / 2] + t[1 + frames / 2]);
+    const double med = bench_median(t + 1, frames);
     free(scratch);
     free(t);
     return err ? -1 : med;
 }
 
 /* ms per frame through the library, or -1. */
-static double run(const Source *s, int scale, unsigned threads, unsigned frames)
+static double run(const BenchSource *s, int scale, unsigned threads, unsigned frames)
 {
     VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = threads};
     VmafContext *ctx;
@@ -197,12 +84,12 @@ static double run(const Source *s, int scale, unsigned threads, unsigned frames)
     }
     int err = 0;
     unsigned done = 0;
-    const double t0 = now();
+    const double t0 = bench_now();
     for (unsigned i = 0; i < frames && !err; i++) {
         VmafPicture r, dd;
-        if (fill(s, 1, i, fr, &r))
+        if (bench_fill(s, 1, i, fr, &r))
             break;
-        if (fill(s, 0, i, fd, &dd)) {
+        if (bench_fill(s, 0, i, fd, &dd)) {
             vmaf_picture_unref(&r);
             break;
         }
@@ -211,7 +98,7 @@ static double run(const Source *s, int scale, unsigned threads, unsigned frames)
     }
     if (!err)
         err = vmaf_read_pictures(ctx, NULL, NULL, 0);
-    const double t = now() - t0;
+    const double t = bench_now() - t0;
     double score = 0;
     if (!err && done)
         vmaf_feature_score_pooled(ctx, "float_ssim", VMAF_POOL_METHOD_MEAN, &score, 0, done - 1);
@@ -231,7 +118,7 @@ int main(int argc, char **argv)
     double fscale = 1.0;
     long nproc = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = nproc > 0 ? (unsigned)nproc : 1;
-    Source raw = {0};
+    BenchSource raw = {0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             quick = 1;
@@ -285,10 +172,10 @@ int main(int argc, char **argv)
     int failed = 0;
     for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
         for (unsigned bpc = 8; bpc <= 10; bpc += 2) {
-            Source s = {.w = sizes[si].w, .h = sizes[si].h, .bpc = bpc, .fmt = 420};
-            if (synth(&s)) {
+            BenchSource s = {.w = sizes[si].w, .h = sizes[si].h, .bpc = bpc, .fmt = 420};
+            if (bench_synth(&s)) {
                 fprintf(stderr, "out of memory\n");
-                synth_free(&s);
+                bench_synth_free(&s);
                 return 1;
             }
             for (int scale = 0; scale <= 1; scale++) {
@@ -308,7 +195,7 @@ int main(int argc, char **argv)
                 fflush(stdout);
                 failed |= tc < 0 || t1 < 0 || tn < 0;
             }
-            synth_free(&s);
+            bench_synth_free(&s);
         }
     }
     if (raw.ref_path) {

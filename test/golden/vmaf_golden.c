@@ -105,8 +105,9 @@ int golden_read_luma(const GoldenVector *v, int which, unsigned frame, void *buf
     const char *path = which ? v->dis_path : v->ref_path;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "golden: cannot open %s: %s\n", path, strerror(errno));
-        return -errno;
+        const int err = errno ? errno : EIO; /* fprintf may change errno */
+        fprintf(stderr, "golden: cannot open %s: %s\n", path, strerror(err));
+        return -err;
     }
     const size_t bytes = (size_t)v->w * v->h * (v->bpc > 8 ? 2 : 1);
     int err = 0;

@@ -218,10 +218,8 @@ static int score_run(const GoldenVector *v, unsigned run, const Setup *s, Tally 
     else
         t->differ++;
     vmaf_close(vmaf);
-    if (m.coll)
-        vmaf_model_collection_destroy(m.coll);
-    else if (m.model)
-        vmaf_model_destroy(m.model);
+    vmaf_model_collection_destroy(m.coll);
+    vmaf_model_destroy(m.model);
     t->runs++;
     return err;
 }

@@ -1,0 +1,154 @@
+/*
+ * VMAF CPU benchmark through the public API: ms per frame of the model
+ * vmaf_v0.6.1 and of vmaf_v0.6.1 + vmaf_v0.6.1neg together, and of each of
+ * motion, vif and adm alone (their share), at 576x324, 1920x1080 and
+ * 3840x2160, 8 and 10 bit, scored in the caller (1 thread) and by
+ * n_threads = nproc workers. Frames are synthetic textures in memory.
+ *
+ * Usage: bench_vmaf [--quick] [--frames-scale F] [--threads N] [--cpumask M]
+ *                   [--size WxH]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/model.h"
+
+#include "bench_source.h"
+
+typedef enum Job { JOB_VMAF, JOB_VMAF_NEG, JOB_MOTION, JOB_VIF, JOB_ADM, N_JOBS } Job;
+
+typedef struct Run {
+    Job job;
+    unsigned threads;
+    unsigned cpumask;
+    unsigned frames;
+} Run;
+
+/* Asks the context for what the job scores; the models are returned for
+ * the caller to free after vmaf_close(). */
+static int use_job(VmafContext *ctx, Job job, VmafModel *models[2])
+{
+    static const char *const feature[N_JOBS] = { NULL, NULL, "motion", "vif", "adm" };
+    if (feature[job])
+        return vmaf_use_feature(ctx, feature[job], NULL);
+    static const char *const version[2] = { "vmaf_v0.6.1", "vmaf_v0.6.1neg" };
+    for (int m = 0; m < (job == JOB_VMAF_NEG ? 2 : 1); m++) {
+        VmafModelConfig cfg = { .name = m ? "vmaf_neg" : "vmaf" };
+        int err = vmaf_model_load(&models[m], &cfg, version[m]);
+        if (!err)
+            err = vmaf_use_features_from_model(ctx, models[m]);
+        if (err)
+            return err;
+    }
+    return 0;
+}
+
+/* Mean wall ms per frame through the library, or -1. */
+static double run(const BenchSource *s, const Run *r)
+{
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = r->threads,
+                              .cpumask = r->cpumask };
+    VmafContext *ctx;
+    if (vmaf_init(&ctx, cfg))
+        return -1;
+    VmafModel *models[2] = { NULL, NULL };
+    int err = use_job(ctx, r->job, models);
+    const double t0 = bench_now();
+    for (unsigned i = 0; i < r->frames && !err; i++) {
+        VmafPicture ref, dis;
+        err = bench_fill(s, 1, i, NULL, &ref);
+        if (!err && (err = bench_fill(s, 0, i, NULL, &dis)))
+            vmaf_picture_unref(&ref);
+        if (!err)
+            err = vmaf_read_pictures(ctx, &ref, &dis, i);
+    }
+    if (!err)
+        err = vmaf_read_pictures(ctx, NULL, NULL, 0);
+    double score;
+    for (int m = 0; m < 2 && !err; m++)
+        if (models[m])
+            err = vmaf_score_pooled(ctx, models[m], VMAF_POOL_METHOD_MEAN, &score, 0,
+                                    r->frames - 1);
+    const double t = bench_now() - t0;
+    vmaf_close(ctx);
+    vmaf_model_destroy(models[0]);
+    vmaf_model_destroy(models[1]);
+    return err ? -1 : t * 1e3 / r->frames;
+}
+
+static int bench_size(unsigned w, unsigned h, unsigned bpc, unsigned frames, unsigned threads,
+                      unsigned cpumask)
+{
+    BenchSource s = { .w = w, .h = h, .bpc = bpc, .fmt = 420 };
+    if (bench_synth(&s)) {
+        fprintf(stderr, "out of memory\n");
+        bench_synth_free(&s);
+        return 1;
+    }
+    int failed = 0;
+    double ms[N_JOBS][2];
+    for (int j = 0; j < N_JOBS; j++)
+        for (int t = 0; t < 2; t++) {
+            /* one warm-up frame's worth of allocation is in every run */
+            const Run r = { .job = (Job)j, .threads = t ? threads : 0, .cpumask = cpumask,
+                            .frames = t ? frames * 2 : frames };
+            ms[j][t] = run(&s, &r);
+            failed |= ms[j][t] < 0;
+        }
+    const double parts = ms[JOB_MOTION][0] + ms[JOB_VIF][0] + ms[JOB_ADM][0];
+    printf("| %ux%u | %u | %.2f (%.1f fps) | %.2f | %.2f | %.2f (%.2fx) | %.0f / %.0f / %.0f %% |\n",
+           w, h, bpc, ms[JOB_VMAF][0], 1e3 / ms[JOB_VMAF][0], ms[JOB_VMAF][1],
+           ms[JOB_VMAF_NEG][0], ms[JOB_VMAF_NEG][1], ms[JOB_VMAF_NEG][0] / ms[JOB_VMAF][0],
+           100 * ms[JOB_MOTION][0] / parts, 100 * ms[JOB_VIF][0] / parts,
+           100 * ms[JOB_ADM][0] / parts);
+    fflush(stdout);
+    bench_synth_free(&s);
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    double fscale = 1.0;
+    const long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned threads = nproc > 0 ? (unsigned)nproc : 1, cpumask = 0, only_w = 0, only_h = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            fscale *= 0.25;
+        else if (!strcmp(argv[i], "--frames-scale") && i + 1 < argc)
+            fscale *= atof(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cpumask") && i + 1 < argc)
+            cpumask = (unsigned)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc &&
+                 sscanf(argv[++i], "%ux%u", &only_w, &only_h) == 2)
+            continue;
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--frames-scale F] [--threads N] "
+                            "[--cpumask M] [--size WxH]\n", argv[0]);
+            return 2;
+        }
+    }
+    static const struct { unsigned w, h, frames; } sizes[] = {
+        { 576, 324, 48 }, { 1920, 1080, 12 }, { 3840, 2160, 4 },
+    };
+    printf("VMAF CPU benchmark, ms a frame through vmaf_read_pictures (picture allocation and "
+           "copy included), cpumask %u;\n1 thread = in the caller, %u threads = frames in "
+           "parallel; share = motion / vif / adm alone, 1 thread\n\n", cpumask, threads);
+    printf("| size | bpc | vmaf 1 thr | vmaf %u thr | vmaf+neg 1 thr | vmaf+neg %u thr "
+           "(vs vmaf) | share |\n| --- | --- | --- | --- | --- | --- | --- |\n", threads,
+           threads);
+    int failed = 0;
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        if (only_w && (sizes[i].w != only_w || sizes[i].h != only_h))
+            continue;
+        unsigned frames = (unsigned)(sizes[i].frames * fscale + 0.5);
+        frames = frames < 2 ? 2 : frames;
+        for (unsigned bpc = 8; bpc <= 10; bpc += 2)
+            failed |= bench_size(sizes[i].w, sizes[i].h, bpc, frames, threads, cpumask);
+    }
+    return failed;
+}
