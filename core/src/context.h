@@ -28,6 +28,11 @@ typedef struct VmafFeatureRequest {
      * whose names differ are separate instances. */
     char name_suffix[VMAF_FEX_NAME_SUFFIX_MAX];
     const VmafFeatureExtractor *use; /* chosen at first frame: cpu or a twin */
+    /* Run by another request's instances, in the same pass (shares_pass):
+     * leader is its index; this one then has no instance of its own. */
+    bool follows;
+    unsigned leader;
+    void *parsed;                    /* its parsed options, for a leader to read */
     VmafFex *inst;                   /* one instance, or n_threads of them */
     unsigned n_inst;
     bool *inst_busy;                 /* which instances a worker holds */

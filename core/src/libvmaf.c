@@ -368,6 +368,8 @@ int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name, doubl
 
 static void close_request(VmafFeatureRequest *r)
 {
+    free(r->parsed);
+    r->parsed = NULL;
     for (unsigned k = 0; k < r->n_inst; k++) {
         VmafFex *f = &r->inst[k];
         if (f->fex && f->fex->close)
@@ -441,6 +443,111 @@ static int declare_features(VmafContext *vmaf)
     return 0;
 }
 
+/* Requests of one CPU extractor whose option sets it computes in one pass
+ * (shares_pass: VMAF's and NEG's gain limits) become followers of the
+ * first: its instances compute theirs too. */
+static int group_shared_passes(VmafContext *vmaf)
+{
+    for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+        VmafFeatureRequest *r = &vmaf->req[i];
+        if (r->use->backend != VMAF_FEX_BACKEND_CPU || !r->cpu->shares_pass)
+            continue;
+        r->parsed = calloc(1, r->cpu->priv_size);
+        if (!r->parsed) {
+            vmaf_error("%s: out of memory starting the extractor", r->cpu->name);
+            return -ENOMEM;
+        }
+        int err = vmaf_fex_parse_options(r->cpu, r->parsed, r->opts);
+        if (err)
+            return err;
+        for (unsigned j = 0; j < i && !r->follows; j++) {
+            VmafFeatureRequest *q = &vmaf->req[j];
+            unsigned n = 1;
+            for (unsigned k = j + 1; k < i; k++)
+                n += vmaf->req[k].follows && vmaf->req[k].leader == j;
+            if (q->cpu != r->cpu || q->use != r->use || q->follows || !q->parsed ||
+                n == VMAF_FEX_MAX_VARIANTS || !r->cpu->shares_pass(q->parsed, r->parsed))
+                continue;
+            r->follows = true;
+            r->leader = j;
+        }
+    }
+    return 0;
+}
+
+/* The option sets an instance of request r computes: its own, then its
+ * followers'. */
+static void set_variants(const VmafContext *vmaf, const VmafFeatureRequest *r, VmafFex *f)
+{
+    f->n_variants = 1;
+    f->variant[0] = f->priv;
+    f->variant_suffix[0] = f->name_suffix;
+    for (unsigned k = 0; k < vmaf->req_cnt; k++) {
+        const VmafFeatureRequest *q = &vmaf->req[k];
+        if (!q->follows || &vmaf->req[q->leader] != r)
+            continue;
+        f->variant[f->n_variants] = q->parsed;
+        f->variant_suffix[f->n_variants++] = q->name_suffix;
+    }
+}
+
+/* Instance k of request r: options, geometry, variants, init. */
+static int start_instance(VmafContext *vmaf, VmafFeatureRequest *r, VmafFex *f, unsigned index)
+{
+    f->priv = calloc(1, r->use->priv_size ? r->use->priv_size : 1);
+    if (!f->priv) {
+        vmaf_error("%s: out of memory starting the extractor", r->use->name);
+        return -ENOMEM;
+    }
+    int err = vmaf_fex_parse_options(r->use, f->priv, r->opts);
+    f->bpc = vmaf->bpc;
+    f->w = vmaf->w;
+    f->h = vmaf->h;
+    f->first_index = index;
+    memcpy(f->name_suffix, r->name_suffix, sizeof(f->name_suffix));
+    set_variants(vmaf, r, f);
+    const bool device = r->use->backend != VMAF_FEX_BACKEND_CPU;
+    f->cuda = device ? vmaf->cuda : NULL;
+    f->frames = device ? vmaf->cuda_frames : NULL;
+    if (!err)
+        err = r->use->init(f);
+    if (err) {
+        free(f->priv);
+        f->priv = NULL;
+        return err;
+    }
+    f->fex = r->use;
+    return 0;
+}
+
+/* The instances of one request: one per worker for a frame-parallel CPU
+ * extractor, else one. */
+static int start_request(VmafContext *vmaf, VmafFeatureRequest *r, unsigned index)
+{
+    const bool parallel = r->use->backend == VMAF_FEX_BACKEND_CPU && vmaf->pool &&
+                          (r->use->flags & VMAF_FEX_FLAG_FRAME_PARALLEL);
+    const unsigned n = parallel ? vmaf->cfg.n_threads : 1;
+    r->inst = calloc(n, sizeof(*r->inst));
+    r->inst_busy = calloc(n, sizeof(*r->inst_busy));
+    if (!r->inst || !r->inst_busy) {
+        vmaf_error("%s: out of memory starting the extractor", r->use->name);
+        return -ENOMEM;
+    }
+    for (unsigned k = 0; k < n; k++) {
+        int err = start_instance(vmaf, r, &r->inst[k], index);
+        if (err)
+            return err;
+        r->n_inst = k + 1;
+    }
+    vmaf_info("%s runs as %s%s%s", r->cpu->name, r->use->name,
+              n > 1 ? " on worker threads" : "",
+              r->inst[0].n_variants > 1 ? ", with the scores of other requests in one pass"
+                                        : "");
+    if (r->use->backend == VMAF_FEX_BACKEND_CPU && (r->cpu->flags & VMAF_FEX_FLAG_PREV_REF))
+        vmaf->keep_prev_ref = true;
+    return 0;
+}
+
 /* At the first frame, `index`: the geometry is known, the extractors start. */
 static int start(VmafContext *vmaf, const VmafPicture *ref, unsigned index)
 {
@@ -476,51 +583,12 @@ static int start(VmafContext *vmaf, const VmafPicture *ref, unsigned index)
         if (err)
             return err;
     }
-    for (unsigned i = 0; i < vmaf->req_cnt; i++) {
-        VmafFeatureRequest *r = &vmaf->req[i];
-        int err;
-        const bool parallel = r->use->backend == VMAF_FEX_BACKEND_CPU && vmaf->pool &&
-                              (r->use->flags & VMAF_FEX_FLAG_FRAME_PARALLEL);
-        const unsigned n = parallel ? vmaf->cfg.n_threads : 1;
-        r->inst = calloc(n, sizeof(*r->inst));
-        r->inst_busy = calloc(n, sizeof(*r->inst_busy));
-        if (!r->inst || !r->inst_busy) {
-            vmaf_error("%s: out of memory starting the extractor", r->use->name);
-            return -ENOMEM;
-        }
-        for (unsigned k = 0; k < n; k++) {
-            VmafFex *f = &r->inst[k];
-            f->priv = calloc(1, r->use->priv_size ? r->use->priv_size : 1);
-            if (!f->priv) {
-                vmaf_error("%s: out of memory starting the extractor", r->use->name);
-                return -ENOMEM;
-            }
-            r->n_inst = k + 1;
-            err = vmaf_fex_parse_options(r->use, f->priv, r->opts);
-            if (err)
-                return err;
-            f->bpc = vmaf->bpc;
-            f->w = vmaf->w;
-            f->h = vmaf->h;
-            f->first_index = index;
-            memcpy(f->name_suffix, r->name_suffix, sizeof(f->name_suffix));
-            const bool device = r->use->backend != VMAF_FEX_BACKEND_CPU;
-            f->cuda = device ? vmaf->cuda : NULL;
-            f->frames = device ? vmaf->cuda_frames : NULL;
-            err = r->use->init(f);
-            if (err) {
-                free(f->priv);
-                f->priv = NULL;
-                r->n_inst = k;
-                return err;
-            }
-            f->fex = r->use;
-        }
-        vmaf_info("%s runs as %s%s", r->cpu->name, r->use->name,
-                  n > 1 ? " on worker threads" : "");
-        if (r->use->backend == VMAF_FEX_BACKEND_CPU && (r->cpu->flags & VMAF_FEX_FLAG_PREV_REF))
-            vmaf->keep_prev_ref = true;
-    }
+    int err = group_shared_passes(vmaf);
+    for (unsigned i = 0; !err && i < vmaf->req_cnt; i++)
+        if (!vmaf->req[i].follows)
+            err = start_request(vmaf, &vmaf->req[i], index);
+    if (err)
+        return err;
     return declare_features(vmaf);
 }
 
@@ -649,7 +717,7 @@ static int extract_cpu(VmafContext *vmaf, const VmafFexFrame *frame)
     const bool kept = extracted_at(vmaf, frame->index);
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         VmafFeatureRequest *r = &vmaf->req[i];
-        if (r->use->backend != VMAF_FEX_BACKEND_CPU ||
+        if (r->use->backend != VMAF_FEX_BACKEND_CPU || r->follows ||
             (!kept && !(r->cpu->flags & VMAF_FEX_FLAG_PREV_REF)))
             continue;
         VmafFexFrame own = *frame;

@@ -74,6 +74,18 @@ int vmaf_fex_store(const VmafFex *fex, VmafFeatureCollector *fc, const char *fea
     return err ? err : vmaf_feature_collector_append(fc, name, value, index);
 }
 
+int vmaf_fex_store_variant(const VmafFex *fex, unsigned v, VmafFeatureCollector *fc,
+                           const char *feature, double value, unsigned index)
+{
+    if (!v)
+        return vmaf_fex_store(fex, fc, feature, value, index);
+    char name[512];
+    const int k = snprintf(name, sizeof(name), "%s%s", feature, fex->variant_suffix[v]);
+    if (k < 0 || (size_t)k >= sizeof(name))
+        return -ERANGE;
+    return vmaf_feature_collector_append(fc, name, value, index);
+}
+
 int vmaf_fex_load(const VmafFex *fex, VmafFeatureCollector *fc, const char *feature,
                   double *value, unsigned index)
 {

@@ -93,6 +93,9 @@ struct VmafCudaPlanes;
  * default, fits with room to spare. */
 #define VMAF_FEX_NAME_SUFFIX_MAX 256
 
+/* The most option sets one instance computes (shares_pass). */
+#define VMAF_FEX_MAX_VARIANTS 4
+
 /* A live extractor: the table entry, its private state (options first, as
  * the option offsets say) and what the context lends it. */
 typedef struct VmafFex {
@@ -108,6 +111,12 @@ typedef struct VmafFex {
     /* Appended to every output name (VMAF_OPT_FLAG_NAMES_SCORE options),
      * "" when the options name nothing; vmaf_fex_store() adds it. */
     char name_suffix[VMAF_FEX_NAME_SUFFIX_MAX];
+    /* The option sets this instance computes (shares_pass): [0] is its own
+     * (priv, name_suffix), the others those of requests that share its
+     * pass, each with the suffix of its score names. Set before init(). */
+    unsigned n_variants;
+    const void *variant[VMAF_FEX_MAX_VARIANTS];
+    const char *variant_suffix[VMAF_FEX_MAX_VARIANTS];
 } VmafFex;
 
 typedef struct VmafFeatureExtractor {
@@ -126,6 +135,19 @@ typedef struct VmafFeatureExtractor {
      * after the per-frame ones, as the reference does. */
     const char *const *flushed_features;
     unsigned flags;                        /* enum VmafFexFlags */
+
+    /* Optional: a check of the parsed options together, where one option's
+     * range depends on another's (adm's viewing distance times display
+     * height). 0, or -EINVAL and the reason in why. Run wherever options
+     * are parsed, so that a bad combination fails when it is given. */
+    int (*check_options)(const void *opts, char *why, size_t why_len);
+
+    /* Optional: whether one instance computes the outputs of both parsed
+     * option sets a and b in one pass (they differ in options that name
+     * the scores, as VMAF's and NEG's gain limits do, and the stages they
+     * share are computed once). Requests that share then run as one
+     * instance with both sets in VmafFex.variant. */
+    bool (*shares_pass)(const void *a, const void *b);
 
     /* Twins only: 0 if this device computes the CPU's exact result for
      * this geometry and these options (priv holds parsed options only),
@@ -190,6 +212,10 @@ int vmaf_fex_score_name(const VmafFex *fex, const char *feature, char *buf, size
  * collector's error (-EINVAL for a second score of the frame, -ENOMEM). */
 int vmaf_fex_store(const VmafFex *fex, VmafFeatureCollector *fc, const char *feature,
                    double value, unsigned index);
+
+/* Stores an output of option set v of an instance (VmafFex.variant). */
+int vmaf_fex_store_variant(const VmafFex *fex, unsigned v, VmafFeatureCollector *fc,
+                           const char *feature, double value, unsigned index);
 
 /* Reads back one output of an instance (a flush() deriving scores from
  * the per-frame ones): 0 and *value, or -EINVAL when there is none. */

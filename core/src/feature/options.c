@@ -142,6 +142,14 @@ int vmaf_fex_parse_options_why(const VmafFeatureExtractor *fex, void *priv,
         if (err)
             return err;
     }
+    const VmafFeatureExtractor *cpu = fex->twin_of ? fex->twin_of : fex;
+    if (cpu->check_options) {
+        char reason[512] = "";
+        if (cpu->check_options(priv, reason, sizeof(reason))) {
+            snprintf(why, why_len, "%s: %s", cpu->name, reason);
+            return -EINVAL;
+        }
+    }
     return 0;
 }
 
