@@ -8,6 +8,7 @@
 
 extern const VmafFeatureExtractor vmaf_fex_float_ssim;
 extern const VmafFeatureExtractor vmaf_fex_motion;
+extern const VmafFeatureExtractor vmaf_fex_adm;
 #if HAVE_CUDA
 extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
 #endif
@@ -15,6 +16,7 @@ extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
 static const VmafFeatureExtractor *const table[] = {
     &vmaf_fex_float_ssim,
     &vmaf_fex_motion,
+    &vmaf_fex_adm,
 #if HAVE_CUDA
     &vmaf_fex_float_ssim_cuda,
 #endif

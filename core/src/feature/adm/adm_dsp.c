@@ -1,0 +1,41 @@
+/*
+ * The ADM inner-loop table: plain C for now; SIMD entries will be chosen
+ * here by cpu_flags, each proven equal to C by test/adm. Also the division
+ * table the decoupling uses, built once (exact integer arithmetic).
+ */
+#include <pthread.h>
+#include <stdint.h>
+
+#include "feature/adm/adm_dsp.h"
+#include "feature/adm/adm_dsp_c.h"
+
+void vmaf_adm_dsp_init_c(AdmDsp *dsp)
+{
+    vmaf_adm_dsp_init_dwt_c(dsp);
+    vmaf_adm_dsp_init_decouple_c(dsp);
+    vmaf_adm_dsp_init_mask_c(dsp);
+    vmaf_adm_dsp_init_den_c(dsp);
+}
+
+void vmaf_adm_dsp_init(AdmDsp *dsp, unsigned cpu_flags)
+{
+    (void)cpu_flags;
+    vmaf_adm_dsp_init_c(dsp);
+}
+
+static int32_t div_lut[65537];
+static pthread_once_t div_lut_once = PTHREAD_ONCE_INIT;
+
+static void div_lut_build(void)
+{
+    for (int32_t v = 1; v <= 32768; v++) {
+        div_lut[32768 + v] = (1 << 30) / v;
+        div_lut[32768 - v] = -((1 << 30) / v);
+    }
+}
+
+const int32_t *vmaf_adm_div_lut(void)
+{
+    pthread_once(&div_lut_once, div_lut_build);
+    return div_lut;
+}
