@@ -9,6 +9,7 @@
 extern const VmafFeatureExtractor vmaf_fex_float_ssim;
 extern const VmafFeatureExtractor vmaf_fex_motion;
 extern const VmafFeatureExtractor vmaf_fex_adm;
+extern const VmafFeatureExtractor vmaf_fex_vif;
 #if HAVE_CUDA
 extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
 #endif
@@ -17,6 +18,7 @@ static const VmafFeatureExtractor *const table[] = {
     &vmaf_fex_float_ssim,
     &vmaf_fex_motion,
     &vmaf_fex_adm,
+    &vmaf_fex_vif,
 #if HAVE_CUDA
     &vmaf_fex_float_ssim_cuda,
 #endif
