@@ -1,5 +1,5 @@
 /*
- * Term sets for the tests of the sequential sum (feature/seq_sum.h on the
+ * Term sets for the tests of the sequential sum (cuda/seq_sum.h on the
  * host, seq_sum_cuda.h on the device): each set aims at one part of the
  * argument (prepared chunks, ties decided by parity, partial sums leaving a
  * binade, sign changes, special values), and says what share of its chunks

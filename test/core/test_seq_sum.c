@@ -1,5 +1,5 @@
 /*
- * The arithmetic of the device's sequential sum (feature/seq_sum.h), run on
+ * The arithmetic of the device's sequential sum (cuda/seq_sum.h), run on
  * the host: chunk records prepared for a guessed binade and applied one
  * after the other, with the term-by-term sum for every chunk they cannot
  * take, must give the CPU's sum bit for bit on every term set of
@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 
-#include "feature/seq_sum.h"
+#include "cuda/seq_sum.h"
 
 #include "check.h"
 #include "../seq_sum_cases.h"

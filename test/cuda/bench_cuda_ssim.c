@@ -23,12 +23,13 @@
 
 #include "cuda/cuda_internal.h"
 #include "cuda/cuda_state.h"
-#include "feature/cuda/float_ssim_cuda.h"
+#include "cuda/seq_sum_cuda.h"
 #include "feature/cuda/float_ssim_cuda_kernels.h"
-#include "feature/cuda/seq_sum_cuda.h"
 #include "feature/ssim/ssim.h"
 
 #include "../seq_sum_cases.h"
+#include "cuda_faults.h"
+#include "ssim_switches.h"
 
 #define ROT 4 /* input pairs the runs rotate through (defeats the L2 cache) */
 
@@ -452,11 +453,11 @@ static void redo_table(int frames)
         const int n = w >= 7680 ? frames / 2 : frames;
         double host_redo = 0, cpu = 0;
         const double plain = e2e_time(ref, dist, 1, E2E_PINNED, n, NULL, NULL);
-        vmaf_float_ssim_cuda_force_redo(true);
+        ssim_switch_force_redo(true);
         const double redo = e2e_time(ref, dist, 1, E2E_PINNED, n, NULL, NULL);
         /* plain host pictures keep pair 0 at index 12: the check */
         (void)e2e_time(ref, dist, 1, E2E_HOST, 3, &host_redo, NULL);
-        vmaf_float_ssim_cuda_force_redo(false);
+        ssim_switch_force_redo(false);
         (void)cpu_time(ref, dist, 1, 1, &cpu);
         VmafCudaSeqSum st = {0};
         const size_t terms = (size_t)(w - 10) * (h - 10);
@@ -487,9 +488,9 @@ static void devpool_table(int frames)
                 exit(1);
             double hg = 0, ho = 0;
             const double g = e2e_time(ref, dist, 0, E2E_DEVICE, frames, NULL, &hg);
-            vmaf_float_ssim_cuda_fail_captures(true);
+            cuda_fault_captures(true);
             const double o = e2e_time(ref, dist, 0, E2E_DEVICE, frames, NULL, &ho);
-            vmaf_float_ssim_cuda_fail_captures(false);
+            cuda_fault_captures(false);
             printf("  %ux%u %2u-bit: %.4f / %.4f (in vmaf_read_pictures: %.1f / %.1f us)\n", w,
                    h, bpc, g, o, hg, ho);
             free_inputs(ref, dist);

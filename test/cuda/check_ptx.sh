@@ -29,10 +29,11 @@ entries=$(grep -cE '^[.]visible [.]entry|^[.]entry' "$out/k.ptx")
 pattern='^[[:space:]]*(@!?%p[0-9]+[[:space:]]+)?(fma|mad)([.][a-z0-9]+)*[.]f(16|32|64)'
 # The two places where multiply-adds are the algorithm and not a
 # contraction: the combine's division and square root (div_in_range and
-# sqrt_in_range in ssim_kernels.cu), each an inline assembly block that
-# starts with its tag and holds exactly seven fma.rn.f64 (division) or two
-# fma.rn.f32 (square root). Those are admitted; a tagged block with any
-# other count, and every multiply-add outside such blocks, fails.
+# sqrt_in_range in float_ssim/ssim_exact.cuh), each an inline assembly
+# block that starts with its tag and holds exactly seven fma.rn.f64
+# (division) or two fma.rn.f32 (square root). Those are admitted; a tagged
+# block with any other count, and every multiply-add outside such blocks,
+# fails.
 awk -v pat="$pattern" '
 /begin inline asm/ { inasm = 1; want = 0; nf = 0; next }
 /end inline asm/ {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Machine-code check of every kernel in the library, float_ssim's (and the
-# sequential sum's, seq_sum.cu) by the rules below and any other kernel at
+# sequential sum's, cuda/seq_sum.cu) by the rules below and any other kernel at
 # zero: no fused multiply-add may
 # come from our arithmetic (-fmad=false and explicit _rn intrinsics). The
 # correctly rounded division and square root sequences of the CUDA library
@@ -16,9 +16,11 @@
 # f64 reciprocal and square-root seeds, MUFU.RCP64H and MUFU.RSQ64H: two
 # f64 divisions a combine, whose square root is now the f32 one), plus
 # one final reduction. Every
-# architecture's machine code is checked on its own.
-# Usage: check_sass.sh <libvmaf.a or object>     (exit 77 without cuobjdump)
-lib="$1"
+# architecture's machine code is checked on its own. The probe kernels, and
+# the test kernels of the division and square root, live in the tests'
+# kernel library (test/cuda/ssim_test_kernels.cu): pass it after the
+# library.
+# Usage: check_sass.sh <libvmaf.a or object>... (exit 77 without cuobjdump)
 CUOBJDUMP=$(command -v cuobjdump 2>/dev/null || true)
 [ -z "$CUOBJDUMP" ] && [ -x /usr/local/cuda/bin/cuobjdump ] && CUOBJDUMP=/usr/local/cuda/bin/cuobjdump
 if [ -z "$CUOBJDUMP" ]; then
@@ -26,10 +28,14 @@ if [ -z "$CUOBJDUMP" ]; then
     exit 77
 fi
 sass=$(mktemp)
-trap 'rm -f "$sass"' EXIT
-if ! "$CUOBJDUMP" -sass "$lib" >"$sass" 2>&1; then
-    echo "FAIL: cuobjdump -sass $lib failed:"; head -5 "$sass"; exit 1
-fi
+one=$(mktemp)
+trap 'rm -f "$sass" "$one"' EXIT
+for lib in "$@"; do
+    if ! "$CUOBJDUMP" -sass "$lib" >"$one" 2>&1; then
+        echo "FAIL: cuobjdump -sass $lib failed:"; head -5 "$one"; exit 1
+    fi
+    cat "$one" >>"$sass"
+done
 awk '
 /^[ \t]*arch = sm_/ { arch = $3; next }
 /Function :/ { fn = arch " " $NF; n[fn] = 0; mufu[fn] = 0; seen[fn] = 1; next }
@@ -96,7 +102,8 @@ END {
     # per architecture: 12 tiles and 6 strips, 2 probes (tile and strip),
     # 16 decimations, the two finalize kernels (one for the tests, one
     # after the small tiles), the terms kernel and the 5 kernels of the
-    # sequential sum
+    # sequential sum; the probes, the tests' finalize and the terms kernel
+    # come from the tests' kernel library
     if (kernels - others - checks_k != 44 * narch) { printf "FAIL: expected %d float_ssim kernels (%d architectures), found %d\n", 44 * narch, narch, kernels - others - checks_k; exit 1 }
     if (bad) { printf "FAIL: %d kernel(s) outside their allowed FMA count (a contraction, or a changed library sequence)\n", bad; exit 1 }
     printf "no contracted FMA in any kernel (%d kernels, %d of them not float_ssim kernels, %d architectures)\n", kernels, others, narch

@@ -30,9 +30,11 @@ fi
 ninja -C "$BUILD" test/cuda/bench_cuda_ssim >"$LOG/build.log" 2>&1 ||
     { grep -E "error|FAILED" "$LOG/build.log" | head -20; exit 1; }
 
-# Static opcode mix per kernel (opcode without modifiers, counts).
-obj=$(find "$BUILD/core" -path '*libvmaf.so*' -name 'ssim_kernels.o' | head -1)
-cuobjdump -sass "$obj" >"$LOG/sass.txt" 2>&1
+# Static opcode mix per kernel (opcode without modifiers, counts), of every
+# kernel of the library (the twins' kernels are in several objects).
+ninja -C "$BUILD" core/libvmaf.a >>"$LOG/build.log" 2>&1 ||
+    { grep -E "error|FAILED" "$LOG/build.log" | head -20; exit 1; }
+cuobjdump -sass "$BUILD/core/libvmaf.a" >"$LOG/sass.txt" 2>&1
 awk '
 /Function :/ { fn = $NF; next }
 fn != "" && /^ +\/\*[0-9a-f]+\*\/ / {

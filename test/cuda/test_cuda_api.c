@@ -19,12 +19,13 @@
 #include <stdbool.h>
 #include <unistd.h>
 
+#include "cuda_faults.h"
 #include "cuda_test.h"
 #include "../model/capture.h"
 
 #include "cuda/cuda_internal.h"
+#include "cuda/cuda_state.h"
 #include "picture_pool.h"
-#include "feature/cuda/float_ssim_cuda.h"
 
 #define W 1920
 #define H 1080
@@ -328,7 +329,7 @@ static void failure_is_one_line(void)
     const char *what = "a failed frame";
     const unsigned bad = 2;
     VmafContext *ctx = new_context(true, "float_ssim");
-    vmaf_float_ssim_cuda_fail_at(bad);
+    cuda_fault_submit_at(bad);
     int err = 0;
     for (unsigned f = 0; f < bad && !err; f++) {
         VmafPicture r, d;
@@ -344,7 +345,7 @@ static void failure_is_one_line(void)
     vmaf_picture_ref(&d, &dist[bad]);
     err = vmaf_read_pictures(ctx, &r, &d, bad);
     capture_end(&cap);
-    vmaf_float_ssim_cuda_fail_at(-1);
+    cuda_fault_submit_at(-1);
     CHECK(err == -EIO, "%s: the failed frame gave %d, want -EIO", what, err);
     CHECK(capture_lines(&cap) == 1 && strstr(cap.text, "float_ssim_cuda: frame 2:") &&
               strstr(cap.text, "launching the SSIM kernels"),
@@ -371,7 +372,7 @@ static void start_failure_is_one_line(void)
 {
     const char *what = "the twin failing to start";
     VmafContext *ctx = new_context(true, "float_ssim");
-    vmaf_float_ssim_cuda_fail_start(true);
+    cuda_fault_allocations(1);
     VmafPicture r, d;
     vmaf_picture_ref(&r, &ref[0]);
     vmaf_picture_ref(&d, &dist[0]);
@@ -379,7 +380,7 @@ static void start_failure_is_one_line(void)
     capture_begin(&cap);
     const int err = vmaf_read_pictures(ctx, &r, &d, 5);
     capture_end(&cap);
-    vmaf_float_ssim_cuda_fail_start(false);
+    cuda_fault_allocations(-1);
     CHECK(err == -ENOMEM && capture_lines(&cap) == 1 &&
               strstr(cap.text, "float_ssim_cuda: frame 5: allocating device buffers failed"),
           "%s: gave %d, want -ENOMEM and one line naming float_ssim_cuda and frame 5; log: %s",
@@ -589,23 +590,23 @@ static void pool_back_after_failure(bool at_collect)
     Capture cap;
     capture_begin(&cap);
     if (!at_collect) {
-        vmaf_float_ssim_cuda_fail_at(bad);
+        cuda_fault_submit_at(bad);
         VmafPicture p[2];
         if (!err && !fetch_pair(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, bad, p, what))
             err = vmaf_read_pictures(ctx, &p[0], &p[1], bad);
-        vmaf_float_ssim_cuda_fail_at(-1);
+        cuda_fault_submit_at(-1);
     } else {
         /* The fault of frame `bad` shows when it is collected: at its own
          * read if its kernels are quick, at the latest when a frame that
          * many frames in flight later makes room for itself. */
-        vmaf_float_ssim_cuda_fail_harvest_at(bad);
+        cuda_fault_harvest_at(bad);
         for (unsigned f = bad; !err && f < FRAMES; f++) {
             VmafPicture p[2];
             err = fetch_pair(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, f, p, what);
             if (!err)
                 err = vmaf_read_pictures(ctx, &p[0], &p[1], f);
         }
-        vmaf_float_ssim_cuda_fail_harvest_at(-1);
+        cuda_fault_harvest_at(-1);
     }
     capture_end(&cap);
     CHECK(err == -EIO, "%s: the failed frame gave %d, want -EIO; log: %s", what, err, cap.text);

@@ -17,15 +17,19 @@
 
 #include "cuda/cuda_internal.h"
 #include "cuda/cuda_state.h"
+#include "cuda/seq_sum_cuda.h"
+#include "cuda/twin.h"
 #include "dict.h"
 #include "feature/cuda/float_ssim_cuda.h"
 #include "feature/cuda/float_ssim_cuda_kernels.h"
-#include "feature/cuda/seq_sum_cuda.h"
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "feature/ssim/ssim.h"
 
 #include "../seq_sum_cases.h"
+#include "cuda_faults.h"
+#include "ssim_switches.h"
+#include "ssim_test_kernels.h"
 
 extern const VmafFeatureExtractor vmaf_fex_float_ssim;
 
@@ -80,6 +84,25 @@ static void describe(const Case *c, char *s, size_t n)
              c->scale, c->lcs ? " lcs" : "", c->db ? " db" : "", c->clip ? " clip" : "",
              c->pat_ref, c->pat_dist, mem_name[c->mem], c->frames,
              c->rotate ? " rotating" : "", c->shared ? " shared" : "");
+}
+
+/* The decimated planes of the last frame the twin submitted, copied to the
+ * host (W x H, rows packed), after that frame was collected. */
+static int decimated_planes(VmafFex *gpu, float *out[2], unsigned *W, unsigned *H)
+{
+    const float *plane[2];
+    size_t pitch = 0;
+    int err = vmaf_float_ssim_cuda_decimated(gpu, plane, &pitch, W, H);
+    if (!err)
+        err = vmaf_cuda_enter(cu);
+    if (err)
+        return err;
+    cudaError_t e = cudaDeviceSynchronize();
+    for (int i = 0; i < 2 && e == cudaSuccess; i++)
+        e = cudaMemcpy2D(out[i], (size_t)*W * sizeof(float), plane[i], pitch,
+                         (size_t)*W * sizeof(float), *H, cudaMemcpyDeviceToHost);
+    vmaf_cuda_leave(cu);
+    return e == cudaSuccess ? 0 : -EIO;
 }
 
 static void run_case(const Case *c, uint64_t *rng)
@@ -217,14 +240,15 @@ static void run_case(const Case *c, uint64_t *rng)
     }
     /* Every frame is replayed from its slot's graph (kernel by kernel only
      * where captures fail); both paths give the CPU's scores below. */
-    const unsigned graphs = vmaf_float_ssim_cuda_graph_frames(&gpu);
+    const VmafCudaTwinCounts counts = vmaf_cuda_twin_counts(vmaf_float_ssim_cuda_twin(&gpu));
+    const unsigned graphs = counts.graph_frames;
     CHECK(graphs == (no_captures ? 0 : c->frames), "%s: %u of %u frames replayed from a graph, "
           "expected %u", what, graphs, c->frames, no_captures ? 0 : c->frames);
     if (c->rotate && !no_captures) {
         /* Frame f takes slot f % SLOTS and pair f % nf; a slot captures for
          * a pair it has no graph for, in place of its least recently used
-         * graph once it has VMAF_SSIM_CUDA_SLOT_GRAPHS. */
-        enum { SLOTS = VMAF_CUDA_FRAMES_IN_FLIGHT, KEEP = VMAF_SSIM_CUDA_SLOT_GRAPHS };
+         * graph once it has VMAF_CUDA_TWIN_GRAPHS. */
+        enum { SLOTS = VMAF_CUDA_FRAMES_IN_FLIGHT, KEEP = VMAF_CUDA_TWIN_GRAPHS };
         int key[SLOTS][KEEP];
         unsigned used[SLOTS][KEEP] = {{0}}, want = 0;
         for (unsigned f = 0; f < c->frames; f++) {
@@ -242,12 +266,12 @@ static void run_case(const Case *c, uint64_t *rng)
             }
             used[sl][j] = f + 1;
         }
-        const unsigned got = vmaf_float_ssim_cuda_graph_captures(&gpu);
+        const unsigned got = counts.graph_captures;
         CHECK(got == want, "%s: %u graphs captured, expected %u", what, got, want);
     }
     if (forced_redo) {
         const unsigned want = c->frames * (c->lcs ? 4u : 1u);
-        const unsigned got = vmaf_float_ssim_cuda_redo_count(&gpu);
+        const unsigned got = counts.redos;
         CHECK(got == want, "%s: %u means went through the forced redo, expected %u", what, got,
               want);
     }
@@ -260,7 +284,7 @@ static void run_case(const Case *c, uint64_t *rng)
         float *h = malloc(sizeof(float) * W * H);
         unsigned gw = 0, gh = 0;
         const unsigned k = (c->frames - 1) % nf;
-        err = vmaf_float_ssim_cuda_debug_planes(&gpu, g[0], g[1], &gw, &gh);
+        err = decimated_planes(&gpu, g, &gw, &gh);
         CHECK(!err && gw == W && gh == H, "%s: decimated planes unavailable (%d)", what, err);
         for (int i = 0; !err && i < 2; i++) {
             const VmafPicture *p = i ? &dist[k] : &ref[k];
@@ -362,14 +386,14 @@ static int device_mean(const double *t, size_t n, unsigned seg, const char *what
 {
     double *dt = NULL, *dp = NULL;
     SsimCudaOut *dout = NULL, out;
-    const size_t pb = vmaf_ssim_cuda_terms_partials_bytes(n, seg);
+    const size_t pb = ssim_test_terms_partials_bytes(n, seg);
     if (cudaMalloc((void **)&dt, sizeof(double) * n) || cudaMalloc((void **)&dp, pb) ||
         cudaMalloc((void **)&dout, sizeof(out))) {
         fprintf(stderr, "cudaMalloc failed\n");
         exit(1);
     }
     cudaMemcpy(dt, t, sizeof(double) * n, cudaMemcpyHostToDevice);
-    cudaError_t e = vmaf_ssim_cuda_mean_of_terms(dt, n, seg, dp, dout, 0);
+    cudaError_t e = ssim_test_mean_of_terms(dt, n, seg, dp, dout, 0);
     if (e == cudaSuccess)
         e = cudaMemcpy(&out, dout, sizeof(out), cudaMemcpyDeviceToHost);
     const int flagged = out.redo[0];
@@ -501,7 +525,7 @@ static void test_division(uint64_t seed, bool quick)
     const unsigned long long pairs = quick ? 1ull << 24 : 1ull << 28;
     unsigned long long bad = 0;
     double first[4] = {0};
-    const cudaError_t e = vmaf_ssim_cuda_division_mismatches(seed, pairs, &bad, first);
+    const cudaError_t e = ssim_test_division_mismatches(seed, pairs, &bad, first);
     CHECK(e == cudaSuccess, "division check: CUDA error %s", cudaGetErrorString(e));
     CHECK(bad == 0,
           "combine division differs from __ddiv_rn in %llu of %llu pairs: %a / %a = %a, want %a",
@@ -515,7 +539,7 @@ static void test_sqrt(void)
 {
     unsigned long long bad = 0;
     float first[3] = {0};
-    const cudaError_t e = vmaf_ssim_cuda_sqrt_mismatches(&bad, first);
+    const cudaError_t e = ssim_test_sqrt_mismatches(&bad, first);
     CHECK(e == cudaSuccess, "square root check: CUDA error %s", cudaGetErrorString(e));
     CHECK(bad == 0,
           "combine square root differs from __fsqrt_rn for %llu floats: sqrt(%a) = %a, want %a",
@@ -616,10 +640,10 @@ int main(int argc, char **argv)
         {1031, 601, 16, 1, true, false, true, 2, 4, MEM_HOST, 2},
     };
     no_captures = true;
-    vmaf_float_ssim_cuda_fail_captures(true);
+    cuda_fault_captures(true);
     for (size_t i = 0; i < sizeof(uncaptured) / sizeof(uncaptured[0]); i++)
         run_case(&uncaptured[i], &rng);
-    vmaf_float_ssim_cuda_fail_captures(false);
+    cuda_fault_captures(false);
     no_captures = false;
 
     /* The sequential redo of the frame mean, forced for every mean: the
@@ -633,11 +657,11 @@ int main(int argc, char **argv)
         {3840, 2160, 8, 1, true, false, false, 2, 4, MEM_PINNED, 1},
     };
     forced_redo = true;
-    vmaf_float_ssim_cuda_force_redo(true);
+    ssim_switch_force_redo(true);
     for (size_t i = 0; i < sizeof(redo) / sizeof(redo[0]); i++)
         if (!quick || redo[i].w * redo[i].h <= 1920 * 1080)
             run_case(&redo[i], &rng);
-    vmaf_float_ssim_cuda_force_redo(false);
+    ssim_switch_force_redo(false);
     forced_redo = false;
 
     /* Every explicit scale at every depth, on an odd size. */
@@ -672,7 +696,7 @@ int main(int argc, char **argv)
      * for the size (the plan picks by size: small tiles, tall tiles,
      * strips), and once with the sequential redo forced. */
     for (int shape = 0; shape < vmaf_ssim_cuda_shapes(); shape++) {
-        vmaf_float_ssim_cuda_force_shape(shape);
+        ssim_switch_force_shape(shape);
         for (int i = 0; i < (quick ? 3 : 12); i++) {
             Case c = {
                 .w = 11 + (unsigned)(rng_next(&rng) % (i < 2 ? 2000 : 700)),
@@ -686,12 +710,12 @@ int main(int argc, char **argv)
                 .frames = 1 + (unsigned)(rng_next(&rng) % 3),
             };
             forced_redo = i == 1;
-            vmaf_float_ssim_cuda_force_redo(forced_redo);
+            ssim_switch_force_redo(forced_redo);
             run_case(&c, &rng);
         }
     }
-    vmaf_float_ssim_cuda_force_shape(-1);
-    vmaf_float_ssim_cuda_force_redo(false);
+    ssim_switch_force_shape(-1);
+    ssim_switch_force_redo(false);
     forced_redo = false;
 
     vmaf_cuda_state_free(cu);

@@ -1,5 +1,5 @@
-/* What the CUDA state needs from the kernels' translation units; included
- * by C and by the .cu files (CUDA builds only). */
+/* What the CUDA state needs from the backend's kernels (kernels_loadable.cu);
+ * included by C and by the .cu files (CUDA builds only). */
 #ifndef LIBVMAF_SRC_CUDA_CUDA_KERNELS_H
 #define LIBVMAF_SRC_CUDA_CUDA_KERNELS_H
 

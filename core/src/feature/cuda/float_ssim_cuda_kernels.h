@@ -1,8 +1,9 @@
 /*
  * The float_ssim CUDA kernels as the host code sees them: plain C
- * declarations of the launchers in float_ssim/ssim_kernels.cu. Every
- * launcher only enqueues work on the given stream and returns the launch
- * status; nothing here allocates.
+ * declarations of the plan (float_ssim/ssim_plan.c) and of the launchers
+ * (float_ssim/ssim_decimate.cu, ssim_frame.cu). Every launcher only
+ * enqueues work on the given stream and returns the launch status; nothing
+ * here allocates.
  */
 #ifndef LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_KERNELS_H
 #define LIBVMAF_SRC_FEATURE_CUDA_FLOAT_SSIM_CUDA_KERNELS_H
@@ -31,7 +32,7 @@ typedef struct SsimCudaConsts {
     double c1d, c2d; /* c1, c2 widened (exactly) */
 } SsimCudaConsts;
 
-/* The CPU code's constants (float_ssim_cuda.c). */
+/* The CPU code's constants. */
 void vmaf_ssim_cuda_consts(SsimCudaConsts *k);
 
 /* Geometry and launch shape of one frame. */
@@ -57,7 +58,7 @@ typedef struct SsimCudaPlan {
 void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, int scale,
                          int lcs, int sm_count, int pdl, const SsimCudaConsts *k);
 
-/* Forces a launch shape (benchmarks): 0 .. vmaf_ssim_cuda_shapes() - 1.
+/* Forces a launch shape (benchmarks, tests): 0 .. vmaf_ssim_cuda_shapes() - 1.
  * Returns 0, or -1 for an unknown shape. */
 int vmaf_ssim_cuda_plan_override(SsimCudaPlan *p, int shape);
 int vmaf_ssim_cuda_shapes(void);
@@ -67,12 +68,12 @@ int vmaf_ssim_cuda_shapes(void);
  * allocating: the last block of every frame resets both. */
 size_t vmaf_ssim_cuda_partials_bytes(void);
 
-/* Lets the SSIM kernels use the shared memory they need, on the current
- * device; call once per device before the first frame. */
+/* Loads every kernel on the current device (a graph capture must not be
+ * the first to need one) and lets the SSIM kernels use the shared memory
+ * they need; call once per device before the first frame. */
 cudaError_t vmaf_ssim_cuda_prepare(void);
-
-/* Unused at run time; keeps the machine-code probe compiled. */
-void *vmaf_ssim_cuda_probe_kernels(void);
+/* The decimation kernels' part of it (ssim_decimate.cu). */
+cudaError_t vmaf_ssim_cuda_load_decimations(void);
 
 /* Box decimation of both luma planes (u8 for 8-bit, u16 otherwise; pitches
  * in bytes) into f32 planes of W x H with pitch dpitch bytes. */
@@ -94,25 +95,10 @@ cudaError_t vmaf_ssim_cuda_terms(const SsimCudaPlan *p, const void *ref, size_t 
                                  const void *dist, size_t dist_pitch, int is_float, int q,
                                  double *terms, double *partials, cudaStream_t st);
 
-/* Tests: the production reduction and interval check (out->mean[0],
- * out->redo[0]) on given terms, seg terms per thread; partials must hold
- * vmaf_ssim_cuda_terms_partials_bytes(). */
-size_t vmaf_ssim_cuda_terms_partials_bytes(unsigned long long n, unsigned seg);
-cudaError_t vmaf_ssim_cuda_mean_of_terms(const double *terms, unsigned long long n,
-                                         unsigned seg, double *partials, SsimCudaOut *out,
-                                         cudaStream_t st);
-
-/* Tests: the combine's f64 division against the library's __ddiv_rn on
- * `pairs` operand pairs drawn from seed (inside and beyond the combine's
- * range, and exact quotients). Synchronous, allocates its own counters;
- * *mismatches gets the count, first the first mismatch (a, b, got, want). */
-cudaError_t vmaf_ssim_cuda_division_mismatches(unsigned long long seed,
-                                               unsigned long long pairs,
-                                               unsigned long long *mismatches, double first[4]);
-/* Tests: the combine's f32 square root against the library's __fsqrt_rn on
- * every float in [0, 2^63). Synchronous; *mismatches gets the count, first
- * the first mismatch (x, got, want). */
-cudaError_t vmaf_ssim_cuda_sqrt_mismatches(unsigned long long *mismatches, float first[3]);
+/* Whether the frame's mean q is undecided in its read-back result (its
+ * interval straddles an f32 rounding boundary): the harvest then sums the
+ * terms in the CPU's order. */
+int vmaf_ssim_cuda_undecided(const SsimCudaOut *out, unsigned q);
 
 #ifdef __cplusplus
 }

@@ -1,11 +1,11 @@
 /*
  * The CPU's sequential f64 sum of n terms, computed on the device with the
- * CPU's bits (feature/seq_sum.h, docs/adr/0110-sequential-sum-on-the-device.md):
+ * CPU's bits (cuda/seq_sum.h, docs/adr/0110-sequential-sum-on-the-device.md):
  * chunks of terms are prepared in parallel and applied one after the other
  * by one warp, and a chunk that cannot be prepared is added term by term.
  */
-#ifndef LIBVMAF_SRC_FEATURE_CUDA_SEQ_SUM_CUDA_H
-#define LIBVMAF_SRC_FEATURE_CUDA_SEQ_SUM_CUDA_H
+#ifndef LIBVMAF_SRC_CUDA_SEQ_SUM_CUDA_H
+#define LIBVMAF_SRC_CUDA_SEQ_SUM_CUDA_H
 
 #include <stddef.h>
 
@@ -40,4 +40,4 @@ cudaError_t vmaf_cuda_seq_sum(const double *terms, unsigned long long n, void *w
 }
 #endif
 
-#endif /* LIBVMAF_SRC_FEATURE_CUDA_SEQ_SUM_CUDA_H */
+#endif /* LIBVMAF_SRC_CUDA_SEQ_SUM_CUDA_H */

@@ -18,8 +18,8 @@
  * Plain C99 usable from CUDA device code (SEQ_SUM_FN); the host tests run
  * the same functions.
  */
-#ifndef LIBVMAF_SRC_FEATURE_SEQ_SUM_H
-#define LIBVMAF_SRC_FEATURE_SEQ_SUM_H
+#ifndef LIBVMAF_SRC_CUDA_SEQ_SUM_H
+#define LIBVMAF_SRC_CUDA_SEQ_SUM_H
 
 #include <stdint.h>
 #include <string.h>
@@ -198,4 +198,4 @@ SEQ_SUM_FN int seq_sum_apply(double *s, const SeqSumChunk *c)
     return 1;
 }
 
-#endif /* LIBVMAF_SRC_FEATURE_SEQ_SUM_H */
+#endif /* LIBVMAF_SRC_CUDA_SEQ_SUM_H */

@@ -1,6 +1,6 @@
 /*
  * The CPU's sequential f64 sum on the device (seq_sum_cuda.h; the
- * arithmetic is in feature/seq_sum.h, the design in
+ * arithmetic is in seq_sum.h, the design in
  * docs/adr/0110-sequential-sum-on-the-device.md). Five launches:
  *   k_seq_chunk_sums  each chunk's sum in any order: only a guess;
  *   k_seq_guess       their exclusive prefix sums, the binade in which the
@@ -20,8 +20,8 @@
 #include <cuda_runtime.h>
 
 #include "cuda/launch_status.cuh"
-#include "feature/cuda/seq_sum_cuda.h"
-#include "feature/seq_sum.h"
+#include "cuda/seq_sum.h"
+#include "cuda/seq_sum_cuda.h"
 
 namespace {
 
