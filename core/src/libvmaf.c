@@ -231,11 +231,15 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
          * for all. Options that name the scores differently make another
          * instance (VMAF and NEG ask adm for two gain limits). */
         VmafFeatureDictionary *merged = NULL;
-        err = vmaf_fex_merge_options(cpu, r->opts, opts, &merged);
+        const char *conflict;
+        err = vmaf_fex_merge_options(cpu, r->opts, opts, &merged, &conflict);
         if (err == -EEXIST) {
             err = 0;
             continue;
         }
+        if (conflict)
+            vmaf_error("%s is requested twice with different values of %s; request it once, "
+                       "or with the same %s", cpu->name, conflict, conflict);
         if (err)
             goto fail;
         if (pin && r->use && r->use != pin) {

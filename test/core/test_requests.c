@@ -119,16 +119,18 @@ int main(void)
     /* Merging: equal values (an absent option equals its default) merge;
      * enable_lcs is switched on; scale must agree. */
     VmafFeatureDictionary *a = opts("scale", "0"), *b = NULL, *m = NULL;
-    CHECK_INT(vmaf_fex_merge_options(&vmaf_fex_float_ssim, a, b, &m), 0);
+    const char *conflict = "x";
+    CHECK_INT(vmaf_fex_merge_options(&vmaf_fex_float_ssim, a, b, &m, &conflict), 0);
+    CHECK(!conflict);
     vmaf_feature_dictionary_free(&m);
     b = opts("enable_lcs", "true");
-    CHECK_INT(vmaf_fex_merge_options(&vmaf_fex_float_ssim, a, b, &m), 0);
+    CHECK_INT(vmaf_fex_merge_options(&vmaf_fex_float_ssim, a, b, &m, &conflict), 0);
     CHECK(m && vmaf_dict_get(m, "enable_lcs") && !strcmp(vmaf_dict_get(m, "enable_lcs"), "true"));
     vmaf_feature_dictionary_free(&m);
     vmaf_feature_dictionary_free(&b);
     b = opts("scale", "2");
-    CHECK_INT(vmaf_fex_merge_options(&vmaf_fex_float_ssim, a, b, &m), -EINVAL);
-    CHECK(!m);
+    CHECK_INT(vmaf_fex_merge_options(&vmaf_fex_float_ssim, a, b, &m, &conflict), -EINVAL);
+    CHECK(!m && conflict && !strcmp(conflict, "scale"));
     vmaf_feature_dictionary_free(&a);
     vmaf_feature_dictionary_free(&b);
 

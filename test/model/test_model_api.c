@@ -620,17 +620,18 @@ static void test_imported_model_scores(void)
 /* A collection overload refused at a later member changes no member. */
 static void test_collection_overload_atomic(void)
 {
-    const char *json =
-        "{\"0\": {\"model_dict\": {\"model_type\": \"BOOTSTRAP_LIBSVMNUSVR\", \"feature_names\": "
-        "[\"float_ssim\"], \"norm_type\": \"none\", \"model\": \"svm_type epsilon_svr\\n"
-        "kernel_type linear\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:1\\n\"}},"
-        " \"1\": {\"model_dict\": {\"model_type\": \"BOOTSTRAP_LIBSVMNUSVR\", \"feature_names\": "
-        "[\"float_ssim\"], \"norm_type\": \"none\", \"model\": \"svm_type epsilon_svr\\n"
-        "kernel_type linear\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:1\\n\"}},"
-        " \"2\": {\"model_dict\": {\"model_type\": \"BOOTSTRAP_LIBSVMNUSVR\", \"feature_names\": "
-        "[\"float_ssim\"], \"feature_opts_dicts\": [{\"bogus\": 1}], \"norm_type\": \"none\", "
-        "\"model\": \"svm_type epsilon_svr\\nkernel_type linear\\nnr_class 2\\ntotal_sv 1\\n"
-        "rho 0\\nSV\\n1 1:1\\n\"}}}";
+    /* Member "2" views from 1.5 display heights of 2160 lines (3240, the
+     * least ADM takes); the overload to 1080 lines is fine for the others
+     * (3 x 1080) and refused for it. */
+#define MEMBER(opts)                                                                         \
+    "{\"model_dict\": {\"model_type\": \"BOOTSTRAP_LIBSVMNUSVR\", \"feature_names\": "        \
+    "[\"VMAF_integer_feature_adm2_score\"], " opts "\"norm_type\": \"none\", \"model\": "    \
+    "\"svm_type epsilon_svr\\nkernel_type linear\\nnr_class 2\\ntotal_sv 1\\nrho 0\\n"          \
+    "SV\\n1 1:1\\n\"}}"
+    const char *json = "{\"0\": " MEMBER("") ", \"1\": " MEMBER("") ", \"2\": "
+        MEMBER("\"feature_opts_dicts\": [{\"adm_norm_view_dist\": 1.5, "
+               "\"adm_ref_display_height\": 2160}], ") "}";
+#undef MEMBER
     VmafModel *m = NULL;
     VmafModelCollection *mc = NULL;
     CHECK(!vmaf_model_collection_load_from_buffer(&m, &mc, NULL, json, strlen(json),
@@ -638,15 +639,17 @@ static void test_collection_overload_atomic(void)
     if (!mc)
         return;
     VmafFeatureDictionary *d = NULL;
-    vmaf_feature_dictionary_set(&d, "enable_lcs", "true");
+    vmaf_feature_dictionary_set(&d, "adm_ref_display_height", "1080");
     Capture c;
     capture_begin(&c);
-    int err = vmaf_model_collection_feature_overload(m, &mc, "float_ssim", d);
+    int err = vmaf_model_collection_feature_overload(m, &mc, "adm", d);
     capture_end(&c);
-    CHECK(err == -EINVAL && strstr(c.text, "bogus"), "overload refused: %d, log: %s", err,
+    CHECK(err == -EINVAL && strstr(c.text, "3240"), "overload refused: %d, log: %s", err,
           c.text);
+    /* m is member "0", mc->model[] holds "1" and "2". */
     CHECK(!m->feature[0].opts && !mc->model[0]->feature[0].opts &&
-              !vmaf_dict_get(mc->model[1]->feature[0].opts, "enable_lcs"),
+              !strcmp(vmaf_dict_get(mc->model[1]->feature[0].opts, "adm_ref_display_height"),
+                      "2160"),
           "a refused overload changed members before the refusing one");
     vmaf_model_collection_destroy(mc);
     vmaf_model_destroy(m);

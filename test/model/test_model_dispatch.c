@@ -299,47 +299,60 @@ static void expect_missing(const char *what, VmafContext *v, int err, const Capt
     CHECK(v->req_cnt == 0, "%s: the context gained %u requests", what, v->req_cnt);
 }
 
-static void test_missing(void)
+/* The extractors a context was asked for, in order, as "a,b,c". */
+static void requested(const VmafContext *v, char *buf, size_t len)
 {
-    static const char *const vmaf_features[] = {
-        "integer_adm2", "integer_motion2", "integer_vif_scale0", "integer_vif_scale1",
-        "integer_vif_scale2", "integer_vif_scale3", NULL};
-    Capture c;
+    buf[0] = '\0';
+    for (unsigned i = 0; i < v->req_cnt; i++)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : "", v->req[i].cpu->name);
+}
 
-    /* The shipped model, before any frame is read. */
+/* The shipped models dispatch to motion, vif and adm; NEG beside VMAF asks
+ * vif and adm again under its own score names (egl 1), not a conflict. */
+static void test_vmaf_models(void)
+{
     VmafContext *v = context();
-    VmafModel *m = NULL;
-    VmafModelConfig cfg = {0};
+    VmafModel *m = NULL, *neg = NULL;
+    VmafModelConfig cfg = {0}, neg_cfg = {.name = "vmaf_neg"};
+    char got[128];
     CHECK(!vmaf_model_load(&m, &cfg, "vmaf_v0.6.1"), "load vmaf_v0.6.1");
-    capture_begin(&c);
-    int err = vmaf_use_features_from_model(v, m);
-    capture_end(&c);
-    expect_missing("vmaf_v0.6.1", v, err, &c, vmaf_features, NULL);
+    CHECK(!vmaf_use_features_from_model(v, m), "use vmaf_v0.6.1");
+    requested(v, got, sizeof(got));
+    CHECK(!strcmp(got, "adm,motion,vif"), "vmaf_v0.6.1 asks for %s", got);
+    CHECK(!vmaf_model_load(&neg, &neg_cfg, "vmaf_v0.6.1neg"), "load vmaf_v0.6.1neg");
+    CHECK(!vmaf_use_features_from_model(v, neg), "use vmaf_v0.6.1neg beside vmaf_v0.6.1");
+    requested(v, got, sizeof(got));
+    CHECK(!strcmp(got, "adm,motion,vif,adm,vif"), "with neg: %s", got);
+    CHECK(v->req_cnt == 5 && !strcmp(v->req[3].name_suffix, "_egl_1") &&
+              !strcmp(v->req[4].name_suffix, "_egl_1"), "neg's requests are not named _egl_1");
     vmaf_model_destroy(m);
+    vmaf_model_destroy(neg);
     vmaf_close(v);
 
-    /* The collection: 21 models, the six features named once each. */
+    /* The collection: 21 models, one request of each extractor. */
     v = context();
     VmafModelCollection *mc = NULL;
     CHECK(!vmaf_model_collection_load(&m, &mc, &cfg, "vmaf_b_v0.6.3"), "load vmaf_b_v0.6.3");
-    capture_begin(&c);
-    err = vmaf_use_features_from_model_collection(v, mc);
-    capture_end(&c);
-    expect_missing("vmaf_b_v0.6.3", v, err, &c, vmaf_features, NULL);
-    const char *first = strstr(c.text, "integer_adm2");
-    CHECK(first && !strstr(first + 1, "integer_adm2"), "a feature is named twice: %s", c.text);
+    CHECK(!vmaf_use_features_from_model_collection(v, mc), "use vmaf_b_v0.6.3");
+    requested(v, got, sizeof(got));
+    CHECK(!strcmp(got, "adm,motion,vif"), "vmaf_b_v0.6.3 asks for %s", got);
     vmaf_model_collection_destroy(mc);
     vmaf_model_destroy(m);
     vmaf_close(v);
+}
 
-    /* A model mixing a feature that exists with ones that do not: only the
-     * missing ones are named, and float_ssim is not added either. */
-    static const char *const missing[] = {"integer_vif_scale0", "adm2", "float_psnr_y", NULL};
-    static const char *const present[] = {"float_ssim,", "float_ssim;", NULL};
-    v = context();
-    m = load("ssim_plus_missing.json", NULL);
+/* A model mixing features that exist with ones that do not: only the
+ * missing ones are named, in one line, and nothing is requested. */
+static void test_missing(void)
+{
+    static const char *const missing[] = {"adm2", "float_psnr_y", NULL};
+    static const char *const present[] = {"float_ssim,", "float_ssim;", "integer_vif_scale0",
+                                          NULL};
+    Capture c;
+    VmafContext *v = context();
+    VmafModel *m = load("ssim_plus_missing.json", NULL);
     capture_begin(&c);
-    err = m ? vmaf_use_features_from_model(v, m) : -1;
+    int err = m ? vmaf_use_features_from_model(v, m) : -1;
     capture_end(&c);
     expect_missing("ssim_plus_missing", v, err, &c, missing, present);
     vmaf_model_destroy(m);
@@ -480,6 +493,7 @@ int main(int argc, char **argv)
     use_cuda = argc == 4;
     test_end_to_end();
     test_option_conflict();
+    test_vmaf_models();
     test_missing();
     test_feature_order();
     test_score_name_collision();

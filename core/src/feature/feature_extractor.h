@@ -241,18 +241,23 @@ int vmaf_fex_parse_options_why(const VmafFeatureExtractor *fex, void *priv,
 
 /* Combines two requests of one extractor into *merged (a new dictionary):
  * options with equal values (defaults included) are kept, an
- * VMAF_OPT_FLAG_ADDS_OUTPUTS bool set in either is set. 0; -EEXIST (not
- * logged) when they differ in an option that names the scores, so that
- * they are two instances whose scores carry different names, unless
- * another option differs too; -EINVAL (logged, naming the option) when an
- * option that names nothing differs; or -ENOMEM. */
+ * VMAF_OPT_FLAG_ADDS_OUTPUTS bool set in either is set. 0; -EEXIST when
+ * they differ in an option that names the scores, so that they are two
+ * instances whose scores carry different names, whatever else differs;
+ * -EINVAL with the differing option's name in *conflict (not logged: the
+ * caller says who asked for what); -EINVAL (logged) for a bad option of
+ * either; or -ENOMEM (logged). */
 int vmaf_fex_merge_options(const VmafFeatureExtractor *fex, const VmafFeatureDictionary *a,
-                           const VmafFeatureDictionary *b, VmafFeatureDictionary **merged);
+                           const VmafFeatureDictionary *b, VmafFeatureDictionary **merged,
+                           const char **conflict);
 
 /* Warns once for each bool option that priv (parsed options) has on while
  * the option it needs (VmafOption.needs) is off: accepted, as the reference
  * accepts it, but it does nothing. */
 void vmaf_fex_warn_inert_options(const VmafFeatureExtractor *fex, const void *priv);
+
+/* The option of that name, or NULL. */
+const VmafOption *vmaf_fex_option_named(const VmafFeatureExtractor *fex, const char *name);
 
 /* The option that must be on for `fex` to emit `feature` (NULL if none). */
 const VmafOption *vmaf_fex_option_enabling(const VmafFeatureExtractor *fex,

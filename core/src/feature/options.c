@@ -163,6 +163,11 @@ int vmaf_fex_parse_options(const VmafFeatureExtractor *fex, void *priv,
     return err;
 }
 
+const VmafOption *vmaf_fex_option_named(const VmafFeatureExtractor *fex, const char *name)
+{
+    return find_option(vmaf_fex_options(fex), name);
+}
+
 const VmafOption *vmaf_fex_option_enabling(const VmafFeatureExtractor *fex, const char *feature)
 {
     for (const VmafOption *o = vmaf_fex_options(fex); o && o->name; o++)
@@ -184,9 +189,11 @@ static bool same_value(const VmafOption *o, const void *a, const void *b)
 }
 
 int vmaf_fex_merge_options(const VmafFeatureExtractor *fex, const VmafFeatureDictionary *a,
-                           const VmafFeatureDictionary *b, VmafFeatureDictionary **merged)
+                           const VmafFeatureDictionary *b, VmafFeatureDictionary **merged,
+                           const char **conflict)
 {
     *merged = NULL;
+    *conflict = NULL;
     const size_t size = fex->priv_size ? fex->priv_size : 1;
     void *pa = calloc(1, size), *pb = calloc(1, size);
     int err = (!pa || !pb) ? -ENOMEM : 0;
@@ -210,9 +217,7 @@ int vmaf_fex_merge_options(const VmafFeatureExtractor *fex, const VmafFeatureDic
             err = vmaf_feature_dictionary_set(merged, o->name, "true");
             continue;
         }
-        vmaf_error("%s is requested twice with different values of %s; request it once, or "
-                   "with the same %s",
-                   fex->name, o->name, o->name);
+        *conflict = o->name;
         err = -EINVAL;
     }
     if (err == -ENOMEM)

@@ -156,18 +156,30 @@ int vmaf_model_feature_lookup_name(const VmafModelFeature *f, const VmafFeatureD
                  "without options", f->feature, opts->entry[0].key);
         return -EINVAL;
     }
-    /* The extractor's own table says which options name its scores. */
-    void *priv = calloc(1, fex->priv_size ? fex->priv_size : 1);
-    if (!priv)
+    /* The options that name the scores decide the name, so they are
+     * checked now; the others are checked when the model is used (an
+     * overload may still fix them). */
+    VmafFeatureDictionary *naming = NULL;
+    int err = 0;
+    for (size_t i = 0; i < opts->cnt && !err; i++) {
+        const VmafOption *o = vmaf_fex_option_named(fex, opts->entry[i].key);
+        if (o && (o->flags & VMAF_OPT_FLAG_NAMES_SCORE))
+            err = vmaf_feature_dictionary_set(&naming, opts->entry[i].key, opts->entry[i].val);
+    }
+    void *priv = err ? NULL : calloc(1, fex->priv_size ? fex->priv_size : 1);
+    if (!priv) {
+        vmaf_feature_dictionary_free(&naming);
         return -ENOMEM;
+    }
     char suffix[VMAF_FEX_NAME_SUFFIX_MAX];
-    int err = vmaf_fex_parse_options_why(fex, priv, opts, why, why_len);
+    err = vmaf_fex_parse_options_why(fex, priv, naming, why, why_len);
     if (!err && vmaf_fex_name_suffix(fex, priv, suffix, sizeof(suffix))) {
         snprintf(why, why_len, "the name of feature %s with its options is too long",
                  f->feature);
         err = -EINVAL;
     }
     free(priv);
+    vmaf_feature_dictionary_free(&naming);
     if (err || !suffix[0])
         return err;
     *out = dup_printf("%s%s", f->feature, suffix);

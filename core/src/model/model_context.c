@@ -24,6 +24,10 @@ typedef struct Use {
     const char *feature;           /* a feature name to ask for it by */
     const VmafModel *model;        /* first model that needed it (messages) */
     VmafFeatureDictionary *opts;
+    /* A feature of it that needs an option on (float_ssim_l: enable_lcs),
+     * so that another model's feature cannot switch it off. */
+    const VmafModelFeature *needs_feature;
+    const VmafOption *needs;
 } Use;
 
 /* The options feature f needs: the model's, and the option that switches
@@ -45,7 +49,33 @@ static int feature_options(const VmafModel *m, const VmafModelFeature *f,
         vmaf_feature_dictionary_free(out);
         return -EINVAL;
     }
-    return vmaf_feature_dictionary_set(out, enabling->name, "true");
+    err = vmaf_feature_dictionary_set(out, enabling->name, "true");
+    if (err)
+        vmaf_feature_dictionary_free(out);
+    return err;
+}
+
+/* An option's text in a request's options, or that it is left at its
+ * default. */
+static const char *opt_text(const VmafFeatureDictionary *d, const char *key)
+{
+    const char *v = vmaf_dict_get(d, key);
+    return v ? v : "(default)";
+}
+
+/* Whether options d, of model setter, switch off the option o that
+ * feature f of model m needs. */
+static int switched_off(const VmafModel *m, const VmafModelFeature *f,
+                        const VmafFeatureExtractor *fex, const VmafOption *o,
+                        const VmafModel *setter, const VmafFeatureDictionary *d)
+{
+    const char *v = o ? vmaf_dict_get(d, o->name) : NULL;
+    if (!v || !strcmp(v, "true"))
+        return 0;
+    vmaf_error("model %s: feature %s is an output of %s only with %s=true, but model %s sets "
+               "%s=%s for that extractor; remove that option", m->name, f->name, fex->name,
+               o->name, setter->name, o->name, v);
+    return -EINVAL;
 }
 
 static int add_use(Use *use, unsigned *n_use, const VmafModel *m, const VmafModelFeature *f,
@@ -55,18 +85,36 @@ static int add_use(Use *use, unsigned *n_use, const VmafModel *m, const VmafMode
     int err = feature_options(m, f, fex, &want);
     if (err)
         return err;
+    const VmafOption *needs = vmaf_fex_option_enabling(fex, f->feature);
     for (unsigned i = 0; i < *n_use; i++) {
         if (use[i].fex != fex)
             continue;
+        if ((use[i].needs && (err = switched_off(use[i].model, use[i].needs_feature, fex,
+                                                  use[i].needs, m, want))) ||
+            (err = switched_off(m, f, fex, needs, use[i].model, use[i].opts))) {
+            vmaf_feature_dictionary_free(&want);
+            return err;
+        }
         VmafFeatureDictionary *merged = NULL;
-        err = vmaf_fex_merge_options(fex, use[i].opts, want, &merged);
+        const char *key;
+        err = vmaf_fex_merge_options(fex, use[i].opts, want, &merged, &key);
         if (err == -EEXIST)
             continue; /* named apart: another instance */
+        if (key)
+            vmaf_error("models %s and %s (or one model twice) ask extractor %s for option "
+                       "%s=%s and %s=%s; one instance runs with one value of an option that "
+                       "does not name its scores: overload the option to one value",
+                       use[i].model->name, m->name, fex->name, key, opt_text(use[i].opts, key),
+                       key, opt_text(want, key));
         vmaf_feature_dictionary_free(&want);
         if (err)
-            return err; /* the merge said which option differs */
+            return err;
         vmaf_feature_dictionary_free(&use[i].opts);
         use[i].opts = merged;
+        if (needs) {
+            use[i].needs = needs;
+            use[i].needs_feature = f;
+        }
         return 0;
     }
     Use *u = &use[(*n_use)++];
@@ -74,6 +122,8 @@ static int add_use(Use *use, unsigned *n_use, const VmafModel *m, const VmafMode
     u->feature = f->feature;
     u->model = m;
     u->opts = want;
+    u->needs = needs;
+    u->needs_feature = needs ? f : NULL;
     return 0;
 }
 
@@ -279,10 +329,17 @@ static int use_models(VmafContext *vmaf, VmafModel *const *models, unsigned n_mo
             if (q->cpu != use[i].fex)
                 continue;
             VmafFeatureDictionary *merged = NULL;
-            err = vmaf_fex_merge_options(q->cpu, q->opts, use[i].opts, &merged);
+            const char *key;
+            err = vmaf_fex_merge_options(q->cpu, q->opts, use[i].opts, &merged, &key);
             vmaf_feature_dictionary_free(&merged);
             if (err == -EEXIST)
                 err = 0;
+            if (key)
+                vmaf_error("model %s asks extractor %s for option %s=%s, but the context runs "
+                           "it with %s=%s already; an option that does not name the scores "
+                           "takes one value: overload the option to %s",
+                           use[i].model->name, q->cpu->name, key, opt_text(use[i].opts, key),
+                           key, opt_text(q->opts, key), opt_text(q->opts, key));
         }
         if (err)
             break;

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Every run of golden_vmaf.json through the vmaf command line, as the
+reference ran it (its arguments, model files from test/data/vmaf/models):
+each per-frame and pooled value of the JSON report must equal the
+reference's (printed %.17g, read back as doubles; --precision max prints
+them round-trip exact), frames must carry the reference's keys in its
+order, and the XML report the same attributes in the same order. The
+built-in default model (no -m) must give the vmaf_v0.6.1 run's scores.
+
+usage: test_vmaf_cli.py VMAF GOLDEN VECTOR_DIR MODEL_DIR [--threads N] [--only ID]
+Ends with "N/N checks passed"; exit status 0 when nothing failed.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+checks = 0
+failures = []
+
+
+def check(cond, what):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(what)
+        if len(failures) <= 40:
+            print("FAIL " + what, file=sys.stderr)
+    return cond
+
+
+def args_of(run, model_dir):
+    """The run's arguments with the reference tree's model paths mapped."""
+    out = []
+    for a in run["args"]:
+        if a.startswith("path=model/"):
+            a = "path=" + os.path.join(model_dir, os.path.basename(a[len("path="):]))
+        out.append(a)
+    return out
+
+
+def score(vmaf, v, vdir, extra, out, fmt="--json"):
+    geo = ["-w", str(v["w"]), "-h", str(v["h"]), "-p", str(v["fmt"]), "-b", str(v["bpc"])]
+    cmd = [vmaf, "-r", os.path.join(vdir, v["ref"]), "-d", os.path.join(vdir, v["dis"])] + geo
+    cmd += ["-q", fmt, "--precision", "max", "-o", out] + extra
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return p.returncode, p.stderr
+
+
+def exact(run, metric):
+    return run["exact"] or metric not in run.get("inexact_metrics", []) and \
+        "(all)" not in run.get("inexact_metrics", [])
+
+
+def compare(what, run, doc):
+    frames = doc.get("frames", [])
+    if not check(len(frames) == len(run["frames"]), f"{what}: {len(frames)} frames"):
+        return
+    for i, want in enumerate(run["frames"]):
+        got = frames[i]["metrics"]
+        check(list(got) == list(want), f"{what} frame {i}: keys {list(got)} != {list(want)}")
+        for key, val in want.items():
+            g = got.get(key)
+            if exact(run, key):
+                check(val is None or g == val, f"{what} frame {i} {key}: {g!r} != {val!r}")
+            else:  # the reference overflows there; this library gives a number
+                check(isinstance(g, (int, float)), f"{what} frame {i} {key}: {g!r} not finite")
+    for key, pooled in run.get("pooled", {}).items():
+        for how, val in pooled.items():
+            g = doc.get("pooled_metrics", {}).get(key, {}).get(how)
+            if exact(run, key):
+                check(val is None or g == val, f"{what} pooled {key} {how}: {g!r} != {val!r}")
+
+
+def compare_xml(what, run, path):
+    frames = ET.parse(path).getroot().find("frames")
+    f0 = frames[0].attrib if frames is not None and len(frames) else {}
+    keys = [k for k in f0 if k != "frameNum"]
+    check(keys == list(run["frames"][0]), f"{what} XML keys {keys} != {list(run['frames'][0])}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("vmaf")
+    ap.add_argument("golden")
+    ap.add_argument("vectors")
+    ap.add_argument("models")
+    ap.add_argument("--threads")
+    ap.add_argument("--only")
+    a = ap.parse_args()
+    g = json.load(open(a.golden))
+    threads = ["--threads", a.threads] if a.threads else []
+    with tempfile.TemporaryDirectory(prefix="vmaf_cli_parity_") as tmp:
+        out = os.path.join(tmp, "out.json")
+        for v in g["vectors"]:
+            if a.only and v["id"] != a.only:
+                continue
+            for run in v["runs"]:
+                what = f"{v['id']} {run['name']}"
+                rc, se = score(a.vmaf, v, a.vectors, args_of(run, a.models) + threads, out)
+                if check(rc == 0, f"{what}: exit {rc}: {se.strip()}"):
+                    compare(what, run, json.load(open(out)))
+                if run["name"] == "vmaf_v0.6.1":
+                    # The built-in default model is the same model.
+                    rc, se = score(a.vmaf, v, a.vectors, ["--cpumask", "255"] + threads, out)
+                    if check(rc == 0, f"{what} (default model): exit {rc}: {se.strip()}"):
+                        compare(what + " (default model)", run, json.load(open(out)))
+                if run["name"] == "debug_all" and v["id"] in ("v01", "v10"):
+                    xml = os.path.join(tmp, "out.xml")
+                    rc, se = score(a.vmaf, v, a.vectors, args_of(run, a.models), xml, "--xml")
+                    if check(rc == 0, f"{what} (XML): exit {rc}: {se.strip()}"):
+                        compare_xml(what, run, xml)
+    print(f"{checks - len(failures)}/{checks} checks passed")
+    return 1 if failures or not checks else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
