@@ -84,6 +84,43 @@ struct VmafContext {
     struct VmafCudaFrames *cuda_frames; /* device planes of the device extractors */
 };
 
+/* ---- what the context's files share (libvmaf.c, context_*.c) ---- */
+
+/* The sticky error (the first failure stops the context). */
+int vmaf_context_sticky_error(VmafContext *vmaf);
+/* A call returns err to the caller: if it is the sticky error, the caller
+ * now knows it. Returns err. */
+int vmaf_context_handed_back(VmafContext *vmaf, int err);
+/* The sticky error for a call refused because of it; a refusal after the
+ * first says why (the first was logged where it happened). */
+int vmaf_context_refuse_if_failed(VmafContext *vmaf, const char *call);
+
+/* Whether n_subsample keeps frame index, and whether extractor cpu sees it
+ * (temporal extractors see every frame). */
+bool vmaf_context_extracted_at(const VmafContext *vmaf, unsigned index);
+bool vmaf_context_sees_frame(const VmafContext *vmaf, const VmafFeatureExtractor *cpu,
+                             unsigned index);
+/* Whether request r stores provided feature base with its options, and
+ * the name it stores it under. */
+bool vmaf_request_emits_base(const VmafFeatureRequest *r, const char *base);
+void vmaf_request_score_name(const VmafFeatureRequest *r, const char *base, char *buf,
+                             size_t len);
+/* Closes a request's instances (not its options). */
+void vmaf_request_close(VmafFeatureRequest *r);
+
+/* 0 when the context takes this pair as frame `index`, else -EINVAL with
+ * one line saying what is wrong with which picture. */
+int vmaf_context_check_pictures(const VmafContext *vmaf, const VmafPicture *ref,
+                                const VmafPicture *dist, unsigned index);
+
+/* At the first frame `index` (ref gives the geometry): backends, instances. */
+int vmaf_context_start(VmafContext *vmaf, const VmafPicture *ref, unsigned index);
+/* After the last frame; quiet from vmaf_close(), which reports no earlier
+ * failure again. */
+int vmaf_context_flush(VmafContext *vmaf, bool quiet);
+/* Drops the earlier reference pictures kept for temporal extractors. */
+void vmaf_context_forget_refs(VmafContext *vmaf);
+
 /* Records a sticky error from a worker; the first one wins. */
 void vmaf_context_set_error(VmafContext *vmaf, int err);
 
