@@ -135,6 +135,44 @@ void vmaf_model_clip(const VmafModel *model, double *score, uint64_t flags);
 int vmaf_model_collection_predict(const VmafModelCollection *mc, VmafFeatureCollector *fc,
                                   unsigned index, VmafModelCollectionScore *score);
 
+/* ---- shared by model.c, model_json.c and model_overload.c ---- */
+
+/* Copies of a string and of a formatted string (malloc), or NULL. */
+char *vmaf_model_dup_str(const char *s);
+char *vmaf_model_dup_printf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Where a parse is: the file (or built-in model) and, inside a collection,
+ * which member, so every message names the full key. */
+typedef struct VmafModelWhere {
+    const char *source;
+    const char *member; /* "" or "3." */
+} VmafModelWhere;
+
+/* Logs that the model at w is invalid at key (printf message) and returns
+ * -EINVAL. */
+int vmaf_model_bad(const VmafModelWhere *w, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+struct json_t;
+/* "an object", "a number", ... for messages. */
+const char *vmaf_model_json_type_name(const struct json_t *j);
+
+/* Parses data (len bytes) as JSON; a syntax error is logged naming the
+ * nearest key. */
+int vmaf_model_parse_json(struct json_t **root, const char *data, size_t len,
+                          const char *source);
+
+/* One model from its JSON object (model_dict inside), named name. */
+int vmaf_model_from_json(VmafModel **out, const struct json_t *root, const char *name,
+                         uint64_t flags, const VmafModelWhere *w);
+
 /* Built-in model JSON, generated from resource/models at build time. */
 typedef struct VmafBuiltinModel {
     const char *version;
