@@ -4,6 +4,8 @@ library, on every golden vector.
 
 usage: LD_LIBRARY_PATH=<build>/core python3 test/api/ffmpeg7_check.py FFMPEG
            [--golden test/data/golden.json] [--vectors test/data]
+           [--vmaf-golden test/data/vmaf/golden_vmaf.json]
+           [--vmaf-vectors test/data/vmaf]
            [--bench-frames N] [--media DIR] [--only ID,ID...]
            [--gpu-only] [--wrapper CMD] [--jobs N]
        python3 test/api/ffmpeg7_check.py --make-media DIR   (x264, x265)
@@ -20,6 +22,19 @@ FFMPEG and the media come from test/api/ffmpeg7_build.sh. What runs:
   every vector as yuv444p16le, the other format it takes, and on every
   vector in its own format converted by FFmpeg's format=yuv444p16le;
 - the golden error cases, through both filters;
+- VMAF (golden_vmaf.json, v01..v11, raw files as stored: chroma rounded up
+  at odd sizes, as FFmpeg's rawvideo reads them): libvmaf with its default
+  options, i.e. FFmpeg's built-in model "version=vmaf_v0.6.1", in each
+  vector's own pixel format; with model=version=vmaf_v0.6.1neg; with both
+  models at once (model=version=vmaf_v0.6.1:name=vmaf|version=
+  vmaf_v0.6.1neg:name=vmaf_neg); with its default options through
+  format=yuv444p16le; and with no option at all (its summary line only).
+  Two models under the one default name (model='version=vmaf_v0.6.1|
+  version=vmaf_v0.6.1neg') must be refused with the library's reason.
+  libvmaf_cuda with its default options (and both models) as yuv420p on
+  the 8-bit 4:2:0 vectors and through format=yuv444p16le on every vector:
+  no VMAF extractor has a CUDA twin yet, so the library runs them on the
+  CPU beside the GPU, and the scores must be the CPU filter's;
 - with --bench-frames N, both filters (without a GPU, the CPU filter) on
   N frames of 3840x2160 yuv420p, timed by ffmpeg's -benchmark; and, where
   the streams of --make-media exist (8-bit H.264, 10-bit HEVC), the
@@ -30,8 +45,8 @@ FFMPEG and the media come from test/api/ffmpeg7_build.sh. What runs:
   --gpu-only leaves the CPU filter out.
 
 The golden runs go on --jobs at a time (default: half the cores, at most
-8), each its own ffmpeg process, and are reported in golden.json's order;
-the timed runs go one at a time.
+8), each its own ffmpeg process, and are reported in golden.json's order,
+then the VMAF runs the same way; the timed runs go one at a time.
 
 yuv444p16le holds each luma sample shifted left by 16 - bpc. float_ssim
 reads a 16-bit sample p as p / 256, so the shifted picture is the same
@@ -41,10 +56,27 @@ with clip_db, whose peak comes from the bit depth (those runs are left out).
 Every score of the log (frames and pooled min, max, mean, harmonic mean) is
 compared with golden.json at the log's %.6f precision; a GPU run must also
 say "float_ssim runs as float_ssim_cuda" and log exactly what the CPU filter
-logged for the same input. Each error case must fail ffmpeg, print the
-library's error line and leave no log. Without a usable GPU the GPU checks
-are reported as skipped (failed with VMAF_TEST_REQUIRE_GPU=1). Ends with
-"N passed, N failed, N skipped"; exit status 0 when nothing failed.
+logged for the same input.
+
+Each error case must fail ffmpeg, print the library's error line and
+leave no log.
+
+A VMAF log is compared as text: every number the filter's log holds (the
+model's features and each model's score, per frame and pooled) must be the
+golden run's value printed with %.6f, which is all the filter can give (it
+calls vmaf_write_output, whose scores are %.6f), and no other score may be
+logged. The filter's summary lines, "VMAF score: %f" (one a model), must be
+the golden pooled means; a GPU log must also be the CPU filter's for the
+same input, value for value. The widened yuv444p16le frames are no golden
+input, but their VMAF is the original's, bit for bit (the vmaf tool with
+--precision max agreed on every frame of v01..v11), so those logs are held
+to golden_vmaf.json as well. No subset: every vector, every run above
+(the VMAF section took 19 to 27 s on 2 shared cores with --jobs 2, 35 s
+with --jobs 1; docs/consumers.md has the counts).
+
+Without a usable GPU the GPU checks are reported as skipped (failed with
+VMAF_TEST_REQUIRE_GPU=1). Ends with "N passed, N failed, N skipped"; exit
+status 0 when nothing failed.
 """
 import argparse
 import concurrent.futures
@@ -145,34 +177,54 @@ class Runner:
         self.ids = itertools.count(1)
 
     def run(self, size, pix, dis, ref, feature, gpu, convert=""):
-        """Runs one filter; returns (exit status, its output, stderr and
-        stdout together, log dict or None). convert: a format FFmpeg
-        converts both inputs to before the filter."""
+        """Runs one filter on float_ssim alone; returns (exit status, its
+        output, stderr and stdout together, log dict or None). convert: a
+        format FFmpeg converts both inputs to before the filter."""
         log = os.path.join(self.tmp, "log%d.json" % next(self.ids))
+        args = "model=:feature=%s:log_path=%s:log_fmt=json" % (feature, log)
+        rc, out = self.ffmpeg_run(size, pix, dis, ref, args, gpu, convert)
+        return rc, out, read_log(log)
+
+    def ffmpeg_run(self, size, pix, dis, ref, args, gpu, convert=""):
+        """ffmpeg with one filter given args (the filter's options as
+        written in the graph; "" gives it none); returns (exit status,
+        stderr and stdout together)."""
         inputs = ["-f", "rawvideo", "-pix_fmt", pix, "-s", size, "-i", dis,
                   "-f", "rawvideo", "-pix_fmt", pix, "-s", size, "-i", ref]
-        args = "model=:feature=%s:log_path=%s:log_fmt=json" % (feature, log)
+        opts = "=" + args if args else ""
         # Input 0 is the filter's "main" (distorted) pad, input 1 its "reference".
         conv = "format=%s," % convert if convert else ""
         if gpu:
             cmd = self.wrapper + [self.ffmpeg] + BASE + CUDA + inputs + [
                    "-filter_complex",
-                   "[0:v]%shwupload_cuda[d];[1:v]%shwupload_cuda[r];[d][r]libvmaf_cuda=%s" %
-                   (conv, conv, args),
+                   "[0:v]%shwupload_cuda[d];[1:v]%shwupload_cuda[r];[d][r]libvmaf_cuda%s" %
+                   (conv, conv, opts),
                    "-f", "null", "-"]
+        elif convert:
+            cmd = [self.ffmpeg] + BASE + inputs + [
+                   "-lavfi", "[0:v]format=%s[d];[1:v]format=%s[r];[d][r]libvmaf%s" %
+                   (convert, convert, opts), "-f", "null", "-"]
         else:
             cmd = [self.ffmpeg] + BASE + inputs + [
-                   "-lavfi", "[0:v][1:v]libvmaf=" + args, "-f", "null", "-"]
+                   "-lavfi", "[0:v][1:v]libvmaf" + opts, "-f", "null", "-"]
         # ffmpeg writes nothing to stdout here (-f null -), a wrapper such
         # as compute-sanitizer does: keep it with stderr.
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, errors="replace", timeout=600)
-        rep = None
-        if os.path.exists(log):
-            with open(log) as f:
-                rep = json.load(f)
-            os.unlink(log)
-        return p.returncode, p.stdout, rep
+        return p.returncode, p.stdout
+
+
+def read_log(path, as_text=False):
+    """The JSON log at path, or None where there is none (deleted once
+    read). as_text: every number as the text the log holds."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        text = f.read()
+    os.unlink(path)
+    if as_text:
+        return json.loads(text, parse_float=str, parse_int=str)
+    return json.loads(text)
 
 
 def compare(rep, run):
@@ -285,6 +337,254 @@ def report(outcomes):
             skip(what, detail)
         else:
             result(ok, what, detail)
+
+
+# The VMAF runs (golden_vmaf.json): what the filter is given and which
+# golden runs its log must equal. Each entry: (label, the filter's model
+# option before escaping, None to leave FFmpeg's default
+# "version=vmaf_v0.6.1", and each model's score as (its name in the log,
+# the golden run whose "vmaf" it is)). A second model needs a name of its
+# own (name=): two models under the default name "vmaf" are refused by the
+# library, which VMAF_CLASH checks.
+VMAF_MODELS = (
+    ("default options", None, (("vmaf", "vmaf_v0.6.1"),)),
+    ("model=version=vmaf_v0.6.1neg", "version=vmaf_v0.6.1neg", (("vmaf", "vmaf_v0.6.1neg"),)),
+    ("model=version=vmaf_v0.6.1:name=vmaf|version=vmaf_v0.6.1neg:name=vmaf_neg",
+     "version=vmaf_v0.6.1:name=vmaf|version=vmaf_v0.6.1neg:name=vmaf_neg",
+     (("vmaf", "vmaf_v0.6.1"), ("vmaf_neg", "vmaf_v0.6.1neg"))),
+)
+VMAF_CLASH = "version=vmaf_v0.6.1|version=vmaf_v0.6.1neg"
+VMAF_CLASH_VECTOR = "v01"
+POOLS = ("min", "max", "mean", "harmonic_mean")
+
+
+def escape_opt(value):
+    """An option's value inside a filter graph: ':' escaped twice (graph
+    parser, then option parser)."""
+    return value.replace(":", "\\\\:")
+
+
+def vmaf_args(model, log):
+    """The filter's options for a VMAF run: the model where one is given,
+    and the JSON log; nothing else, so the rest stays FFmpeg's default."""
+    args = "model=%s:" % escape_opt(model) if model is not None else ""
+    return args + "log_path=%s:log_fmt=json" % log
+
+
+def vmaf_expected(vruns, scores):
+    """What a log must hold, from the golden runs (vruns, by name): the
+    features of each golden run of scores, and each model's "vmaf" under
+    its name in the log. Returns ({"frames", "pooled"}, clashes), clashes
+    naming a value that two golden runs give differently."""
+    frames = [dict() for _ in vruns[scores[0][1]]["frames"]]
+    pooled = {}
+    clashes = []
+    for name, golden in scores:
+        run = vruns[golden]
+        if len(run["frames"]) != len(frames):
+            clashes.append("%s has %d frames, %s %d" % (golden, len(run["frames"]),
+                                                         scores[0][1], len(frames)))
+        for i, fr in enumerate(run["frames"][:len(frames)]):
+            for k, val in fr.items():
+                key = name if k == "vmaf" else k
+                if key in frames[i] and frames[i][key] != val:
+                    clashes.append("frame %d %s: %s gives %r, another golden run %r"
+                                   % (i, key, golden, val, frames[i][key]))
+                frames[i][key] = val
+        for k, p in run["pooled"].items():
+            key = name if k == "vmaf" else k
+            if key in pooled and pooled[key] != p:
+                clashes.append("pooled %s: %s gives %r, another golden run %r"
+                               % (key, golden, p, pooled[key]))
+            pooled[key] = p
+    return {"frames": frames, "pooled": pooled}, clashes
+
+
+def score_text(x):
+    """A golden value as the log writes it: %.6f, null for NaN or inf."""
+    return "null" if x is None else "%.6f" % x
+
+
+def logged(d, key):
+    """A number of a log read as text: its text, "null", or "absent"."""
+    if key not in d:
+        return "absent"
+    return "null" if d[key] is None else d[key]
+
+
+def compare_text(rep, want, scores):
+    """A log read with its numbers as text against the golden values at
+    the log's %.6f: (differences, values compared, of which the scores of
+    the names in scores)."""
+    bad = []
+    n = n_scores = 0
+    frames = rep.get("frames", [])
+    if len(frames) != len(want["frames"]):
+        bad.append("%d frames logged, %d golden" % (len(frames), len(want["frames"])))
+    for i, (got, w) in enumerate(zip(frames, want["frames"])):
+        m = got.get("metrics", {})
+        if got.get("frameNum") != str(i):
+            bad.append("frame %d logged as frameNum %s" % (i, got.get("frameNum")))
+        extra = sorted(set(m) - set(w))
+        if extra:
+            bad.append("frame %d: %s logged, in no golden run" % (i, ", ".join(extra)))
+        for name, val in w.items():
+            n += 1
+            n_scores += name in scores
+            if logged(m, name) != score_text(val):
+                bad.append("frame %d %s: logged %s, golden %s (%s)" % (
+                    i, name, logged(m, name), score_text(val),
+                    "NaN or inf" if val is None else "%.17g" % val))
+    pm = rep.get("pooled_metrics", {})
+    extra = sorted(set(pm) - set(want["pooled"]))
+    if extra:
+        bad.append("pooled %s logged, in no golden run" % ", ".join(extra))
+    for name, p in want["pooled"].items():
+        for how in POOLS:
+            n += 1
+            n_scores += name in scores
+            g = logged(pm.get(name, {}), how)
+            if g != score_text(p[how]):
+                bad.append("pooled %s %s: logged %s, golden %s" % (how, name, g,
+                                                                    score_text(p[how])))
+    return bad, n, n_scores
+
+
+def log_differences(a, b):
+    """Where two logs read as text differ, frames and pooled scores."""
+    bad = []
+    fa, fb = a.get("frames", []), b.get("frames", [])
+    if len(fa) != len(fb):
+        bad.append("%d frames against %d" % (len(fa), len(fb)))
+    for i, (x, y) in enumerate(zip(fa, fb)):
+        mx, my = x.get("metrics", {}), y.get("metrics", {})
+        for k in sorted(set(mx) | set(my)):
+            if logged(mx, k) != logged(my, k):
+                bad.append("frame %d %s: %s against %s" % (i, k, logged(mx, k), logged(my, k)))
+    px, py = a.get("pooled_metrics", {}), b.get("pooled_metrics", {})
+    for k in sorted(set(px) | set(py)):
+        if px.get(k) != py.get(k):
+            bad.append("pooled %s: %s against %s" % (k, px.get(k), py.get(k)))
+    return bad
+
+
+def summary_scores(out):
+    """The filter's summary lines, "VMAF score: %f" (one a model, in the
+    order of its model option), as text."""
+    return re.findall(r"\] VMAF score: (\S+)", out)
+
+
+def backends(out):
+    """The library's "X runs as Y" lines, in words."""
+    runs = re.findall(r"libvmaf: info: (\w+) runs as (\w+)", out)
+    return ", ".join(x if x == y else "%s as %s" % (x, y) for x, y in sorted(set(runs))) \
+        or "none said"
+
+
+def check_vmaf(r, v, files, vruns, gpu_ok, gpu_only):
+    """A VMAF vector through both filters. The CPU filter: in the vector's
+    own format with each entry of VMAF_MODELS, with no option at all, and
+    with its default options through format=yuv444p16le; the refused
+    VMAF_CLASH on VMAF_CLASH_VECTOR. The GPU filter (no VMAF extractor has
+    a CUDA twin: the library runs them on the CPU beside the GPU) with its
+    default options and two models as yuv420p for 8-bit 4:2:0 vectors, and
+    with its default options through format=yuv444p16le for every vector.
+    Every log against the golden runs; a GPU log also against the CPU
+    filter's for the same input. Returns outcomes as check_run does."""
+    out = []
+    size = "%dx%d" % (v["w"], v["h"])
+    pix = native_fmt(v)
+
+    def run(model, gpu, convert=""):
+        log = os.path.join(r.tmp, "vmaf%d.json" % next(r.ids))
+        rc, err = r.ffmpeg_run(size, pix, files["dis"], files["ref"], vmaf_args(model, log),
+                               gpu, convert)
+        return rc, err, read_log(log, as_text=True)
+
+    def against_golden(rep, err, scores):
+        want, clashes = vmaf_expected(vruns, scores)
+        bad, n, n_scores = compare_text(rep, want, {name for name, _ in scores})
+        bad += ["the golden runs disagree: " + c for c in clashes]
+        lines = summary_scores(err)
+        means = [score_text(vruns[g]["pooled"]["vmaf"]["mean"]) for _, g in scores]
+        if lines != means:
+            bad.append("summary lines 'VMAF score: %s', golden pooled means %s"
+                       % (" / ".join(lines) or "(none)", " / ".join(means)))
+        return bad, "%d values equal golden_vmaf.json at %%.6f (%d of them %s scores); " \
+            "VMAF score: %s" % (n, n_scores, "/".join(name for name, _ in scores),
+                                " / ".join(lines))
+
+    def name(gpu, convert, label):
+        return "%s %s %s%s, %s" % (v["id"], "libvmaf_cuda" if gpu else "libvmaf", pix,
+                                   " via format=" + convert if convert else "", label)
+
+    default = VMAF_MODELS[0]
+    cases = [(False, "") + m for m in VMAF_MODELS] + [(False, "yuv444p16le") + default]
+    if (v["fmt"], v["bpc"]) == (420, 8):
+        cases += [(True, "") + m for m in (default, VMAF_MODELS[2])]
+    cases.append((True, "yuv444p16le") + default)
+    cpu_logs = {}
+    for gpu, convert, label, model, scores in cases:
+        what = name(gpu, convert, label)
+        if gpu_only and not gpu:
+            continue
+        if gpu and not gpu_ok:
+            out.append((None, what, "no usable GPU"))
+            continue
+        rc, err, rep = run(model, gpu, convert)
+        if rc != 0 or rep is None:
+            out.append((False, what, "exit %d, log %s: %s" % (
+                rc, "written" if rep else "absent", err[-600:])))
+            continue
+        bad, detail = against_golden(rep, err, scores)
+        if not gpu:
+            cpu_logs[convert, label] = rep
+        else:
+            cpu = cpu_logs.get((convert, label))
+            if cpu is not None:
+                diff = log_differences(rep, cpu)
+                bad += ["against the CPU filter's log: " + d for d in diff[:2]]
+                detail += "; the CPU filter's log, value for value"
+            detail += "; extractors: " + backends(err)
+        out.append((not bad, what, "; ".join(bad[:4]) if bad else detail))
+
+    if not gpu_only:
+        # Exactly what a user types: the filter without any option.
+        what = name(False, "", "no options (summary line only)")
+        rc, err = r.ffmpeg_run(size, pix, files["dis"], files["ref"], "", False)
+        lines = summary_scores(err)
+        mean = score_text(vruns["vmaf_v0.6.1"]["pooled"]["vmaf"]["mean"])
+        ok = rc == 0 and lines == [mean]
+        out.append((ok, what, "VMAF score: %s, the golden pooled mean" % mean if ok else
+                    "exit %d, summary lines %r, golden pooled mean %s%s"
+                    % (rc, lines, mean, ": " + err[-300:] if rc else "")))
+
+    # Two models under one score name: the library's reason, in one line.
+    if v["id"] == VMAF_CLASH_VECTOR:
+        for gpu in (False, True):
+            what = name(gpu, "", "model='%s' is refused" % VMAF_CLASH)
+            if (gpu_only and not gpu) or (gpu and (v["fmt"], v["bpc"]) != (420, 8)):
+                continue
+            if gpu and not gpu_ok:
+                out.append((None, what, "no usable GPU"))
+                continue
+            rc, err, rep = run(VMAF_CLASH, gpu)
+            lib_errors = [l for l in err.splitlines() if l.startswith("libvmaf: error:")]
+            ok = rc != 0 and rep is None and len(lib_errors) == 1 and \
+                "vmaf_v0.6.1neg" in lib_errors[0]
+            out.append((ok, what, lib_errors[0] if ok else "exit %d, log %s, error lines %r" %
+                        (rc, "written" if rep else "absent", lib_errors)))
+    return out
+
+
+def write_raw(v, vdir, tmp):
+    """A vector's two files in tmp, as stored (raw, chroma rounded up)."""
+    files = {}
+    for side in ("ref", "dis"):
+        files[side] = os.path.join(tmp, v[side])
+        with lzma.open(os.path.join(vdir, v[side] + ".xz")) as f, open(files[side], "wb") as g:
+            g.write(f.read())
+    return files
 
 
 def gpu_usable(ffmpeg, tmp):
@@ -643,7 +943,7 @@ def p010_widening(r, run):
            if ok else "no log from %s" % ("libvmaf" if rep else "libvmaf_cuda"))
 
 
-def self_test(vectors, vdir):
+def self_test(vectors, vdir, vmaf_vectors):
     """The helpers every FFmpeg run rests on, without FFmpeg: CI runs this
     (meson test --suite api), so the check cannot rot where no FFmpeg 7.1
     and no GPU exist."""
@@ -719,6 +1019,60 @@ def self_test(vectors, vdir):
                        ({"frames": log["frames"][:2]}, log, "2 frames against 3")):
         got = log_difference(a, b)
         result(got == want, "log_difference says '%s'" % want, got)
+    vmaf_self_test(vmaf_vectors)
+
+
+def vmaf_self_test(vmaf_vectors):
+    """The VMAF section's helpers: the options the filter gets, what each
+    log must hold (from golden_vmaf.json), the comparison at %.6f and the
+    summary lines."""
+    for model, want in ((None, "log_path=L:log_fmt=json"),
+                        ("version=vmaf_v0.6.1neg",
+                         "model=version=vmaf_v0.6.1neg:log_path=L:log_fmt=json"),
+                        (VMAF_MODELS[2][1],
+                         "model=version=vmaf_v0.6.1\\\\:name=vmaf|version=vmaf_v0.6.1neg"
+                         "\\\\:name=vmaf_neg:log_path=L:log_fmt=json")):
+        got = vmaf_args(model, "L")
+        result(got == want, "vmaf_args(%s) gives '%s'" % (model, want), got)
+    for v in vmaf_vectors:
+        vruns = {run["name"]: run for run in v["runs"]}
+        for label, model, scores in VMAF_MODELS:
+            want, clashes = vmaf_expected(vruns, scores)
+            names = [name for name, _ in scores]
+            bad = list(clashes)
+            if any(set(names) - set(fr) for fr in want["frames"]) or set(names) - set(want["pooled"]):
+                bad.append("a model's score is missing")
+            # A log as the library writes it (%.6f) equals it; one value
+            # moved by 1e-6 does not, and the difference names it.
+            log = {"frames": [{"frameNum": str(i),
+                               "metrics": {k: score_text(x) for k, x in fr.items()}}
+                              for i, fr in enumerate(want["frames"])],
+                   "pooled_metrics": {k: {h: score_text(p[h]) for h in POOLS}
+                                      for k, p in want["pooled"].items()}}
+            diff, n, n_scores = compare_text(log, want, set(names))
+            frames = len(v["runs"][0]["frames"])
+            if diff or n_scores != len(names) * (frames + 4):
+                bad.append("a log of the golden values: %r, %d scores" % (diff[:2], n_scores))
+            last = log["frames"][-1]["metrics"]
+            last[names[-1]] = "%.6f" % (float(last[names[-1]]) + 1e-6)
+            diff = compare_text(log, want, set(names))[0]
+            if len(diff) != 1 or not diff[0].startswith("frame %d %s: logged" %
+                                                        (frames - 1, names[-1])):
+                bad.append("one moved score gives %r" % diff)
+            result(not bad, "%s %s: the log must hold %d values, %d of them %s" %
+                   (v["id"], label, n, n_scores, "/".join(names)), "; ".join(bad))
+    a = {"frames": [{"metrics": {"vmaf": "70.693220", "integer_adm2": "0.936955"}}],
+         "pooled_metrics": {"vmaf": {"mean": "70.693220"}}}
+    b = json.loads(json.dumps(a))
+    b["frames"][0]["metrics"]["integer_adm2"] = "0.936956"
+    for x, y, want in ((a, a, []), (b, a, ["frame 0 integer_adm2: 0.936956 against 0.936955"])):
+        got = log_differences(x, y)
+        result(got == want, "log_differences gives %r" % want, repr(got))
+    out = ("[Parsed_libvmaf_0 @ 0x55d0] VMAF score: 51.498397\n"
+           "frame=   24 fps=0.0 q=-0.0 size=N/A\r"
+           "[Parsed_libvmaf_0 @ 0x55d0] VMAF score: 49.637179\n")
+    got = summary_scores(out)
+    result(got == ["51.498397", "49.637179"], "summary_scores reads both lines", repr(got))
 
 
 def main():
@@ -727,6 +1081,9 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap.add_argument("--golden", default=os.path.join(here, "..", "data", "golden.json"))
     ap.add_argument("--vectors", default=os.path.join(here, "..", "data"))
+    ap.add_argument("--vmaf-golden",
+                    default=os.path.join(here, "..", "data", "vmaf", "golden_vmaf.json"))
+    ap.add_argument("--vmaf-vectors", default=os.path.join(here, "..", "data", "vmaf"))
     ap.add_argument("--bench-frames", type=int, default=0)
     ap.add_argument("--media", default="",
                     help="folder of the encoded streams for the NVDEC runs (default: "
@@ -747,12 +1104,14 @@ def main():
         ap.error("--jobs must be at least 1")
     with open(a.golden) as f:
         vectors = json.load(f)["vectors"]
+    with open(a.vmaf_golden) as f:
+        vmaf_vectors = json.load(f)["vectors"]
     v14 = [v for v in vectors if v["id"] == "p14"][0]
     if a.make_media:
         make_media(a.vectors, v14, a.make_media, a.media_frames)
         return 0
     if a.self_test:
-        self_test(vectors, a.vectors)
+        self_test(vectors, a.vectors, vmaf_vectors)
         print("ffmpeg7_check self-test: %d passed, %d failed" % (PASSED, FAILED))
         return 1 if FAILED else 0
     if not a.ffmpeg:
@@ -786,6 +1145,21 @@ def main():
         # The split between the golden runs and the timed ones, so that
         # --jobs can be judged on each machine.
         print("golden runs: %.0f s, %d at a time" % (time.time() - t0, a.jobs))
+        # VMAF, each vector's runs in turn, the same way.
+        t1 = time.time()
+        runs = []
+        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+            for v in vmaf_vectors:
+                if only and v["id"] not in only:
+                    continue
+                files = write_raw(v, a.vmaf_vectors, tmp)
+                vruns = {run["name"]: run for run in v["runs"]}
+                runs.append(pool.submit(check_vmaf, r, v, files, vruns, gpu_ok, a.gpu_only))
+                while runs and runs[0].done():
+                    report(runs.pop(0).result())
+            for f in runs:
+                report(f.result())
+        print("VMAF runs: %.0f s, %d at a time" % (time.time() - t1, a.jobs))
         if a.bench_frames > 0:
             bench(r, gpu_ok, v14, a.bench_frames)
             for stream in STREAMS:

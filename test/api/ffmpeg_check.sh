@@ -1,7 +1,12 @@
 #!/bin/sh
 # Builds Debian's FFmpeg 5.1 with --enable-libvmaf against this library and
-# checks that its libvmaf filter logs the golden float_ssim scores. This is
-# the check recorded in docs/consumers.md. Not run by CI: it downloads the
+# checks that its libvmaf filter logs the golden float_ssim scores
+# (golden.json), and that with its default options (the built-in model
+# vmaf_v0.6.1) it logs the golden VMAF of four 8-bit vectors
+# (golden_vmaf.json: v01, v02 and v11 at odd sizes, v07), also with both
+# models at once (vmaf_v0.6.1 and vmaf_v0.6.1neg): every value of the JSON
+# log at its %.6f, and the summary line "VMAF score: %f". This is the
+# check recorded in docs/consumers.md. Not run by CI: it downloads the
 # FFmpeg source package and builds it (about 15 minutes on 2 cores).
 #
 # usage: test/api/ffmpeg_check.sh            (from the repository root, as root
@@ -140,5 +145,83 @@ check p06 yuv444p "" 'name=float_ssim'
 say "known FFmpeg 5.1 limitation, 10-bit input (expected to differ):"
 ( check p02 yuv420p10le "" 'name=float_ssim' ) || true
 
-if [ "$FAILED" = 0 ]; then say "FFmpeg 5.1 libvmaf filter: all 8-bit scores equal golden.json"; else say "FAILED"; fi
+# check_vmaf ID FFMPEG_PIX_FMT [MODEL]: the filter with its default options
+# (only log_path and log_fmt given), or with MODEL as the filter receives
+# it (one of ffmpeg7_check.py's VMAF_MODELS, whose comparison this uses).
+check_vmaf() {
+    id=$1 pixfmt=$2 model=${3:-}
+    eval "$(python3 - "$SRC/test/api" "$VGOLDEN" "$id" "$model" "$TMP" <<'EOF'
+import json, shlex, sys
+sys.path.insert(0, sys.argv[1])
+import ffmpeg7_check as c
+v = [v for v in json.load(open(sys.argv[2]))["vectors"] if v["id"] == sys.argv[3]][0]
+log = "%s/%s_vmaf%d.json" % (sys.argv[5], v["id"], len(sys.argv[4]))
+print("ref=%s dis=%s size=%dx%d log=%s opts=%s" % (
+    v["ref"], v["dis"], v["w"], v["h"], log,
+    shlex.quote(c.vmaf_args(sys.argv[4] or None, log))))
+EOF
+)"
+    for f in "$ref" "$dis"; do
+        [ -f "$TMP/$f" ] || xz -dc "$SRC/test/data/vmaf/$f.xz" > "$TMP/$f"
+    done
+    set -- "$FFMPEG" -hide_banner -nostdin -loglevel info \
+        -f rawvideo -pix_fmt "$pixfmt" -s "$size" -i "$TMP/$dis" \
+        -f rawvideo -pix_fmt "$pixfmt" -s "$size" -i "$TMP/$ref" \
+        -lavfi "[0:v][1:v]libvmaf=$opts" -f null -
+    say "$*"
+    "$@" 2>"$TMP/stderr.txt" || { tail -n 5 "$TMP/stderr.txt"; FAILED=1; return 0; }
+    grep -E "VMAF score|libvmaf: (error|warning)" "$TMP/stderr.txt" || true
+    python3 - "$SRC/test/api" "$VGOLDEN" "$id" "$model" "$log" "$TMP/stderr.txt" <<'EOF' || { FAILED=1; return 0; }
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import ffmpeg7_check as c
+golden, vid, model, log, err = sys.argv[2:]
+v = [v for v in json.load(open(golden))["vectors"] if v["id"] == vid][0]
+vruns = {r["name"]: r for r in v["runs"]}
+label, _, scores = [m for m in c.VMAF_MODELS if (m[1] or "") == model][0]
+rep = c.read_log(log, as_text=True)
+if rep is None:
+    print("%s '%s': no log written" % (vid, label))
+    sys.exit(1)
+want, clashes = c.vmaf_expected(vruns, scores)
+bad, n, n_scores = c.compare_text(rep, want, {name for name, _ in scores})
+bad += ["the golden runs disagree: " + x for x in clashes]
+lines = c.summary_scores(open(err).read())
+means = [c.score_text(vruns[g]["pooled"]["vmaf"]["mean"]) for _, g in scores]
+if lines != means:
+    bad.append("summary lines 'VMAF score: %s', golden pooled means %s"
+               % (" / ".join(lines) or "(none)", " / ".join(means)))
+for b in bad[:10]:
+    print("  DIFFERENT: " + b)
+if bad:
+    print("%s '%s': DIFFERENT (%d differences)" % (vid, label, len(bad)))
+    sys.exit(1)
+print("%s '%s': %d values equal golden_vmaf.json at %%.6f (%d of them %s scores), "
+      "VMAF score %s" % (vid, label, n, n_scores, "/".join(s for s, _ in scores),
+                         " / ".join(lines)))
+EOF
+}
+
+# VMAF with the filter's default options: FFmpeg's built-in model
+# vmaf_v0.6.1 (golden_vmaf.json's run vmaf_v0.6.1); and both models at
+# once, the second named (two models under the default name "vmaf" are
+# refused by the library).
+VGOLDEN=$SRC/test/data/vmaf/golden_vmaf.json
+BOTH="version=vmaf_v0.6.1:name=vmaf|version=vmaf_v0.6.1neg:name=vmaf_neg"
+check_vmaf v01 yuv420p
+check_vmaf v01 yuv420p "$BOTH"
+check_vmaf v02 yuv420p            # 481x271, chroma rounded up as stored
+check_vmaf v07 yuv420p
+check_vmaf v11 yuv422p "$BOTH"    # 357x201 4:2:2
+
+# The same FFmpeg 5.1 limitation above 8 bits (and 5.1 takes no 12- or
+# 16-bit input: it converts those to 10 bits first).
+say "known FFmpeg 5.1 limitation, 10-bit input (expected to differ):"
+( check_vmaf v03 yuv420p10le ) || true
+
+if [ "$FAILED" = 0 ]; then
+    say "FFmpeg 5.1 libvmaf filter: all 8-bit scores equal golden.json and golden_vmaf.json"
+else
+    say "FAILED"
+fi
 exit "$FAILED"
