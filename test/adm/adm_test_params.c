@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "adm_test_params.h"
+#include "cpu.h"
+#include "feature/adm/adm_dsp.h"
 
 const char *const adm_output_names[ADM_N_OUTPUTS] = {
     "integer_adm2",           "integer_aim",            "integer_adm3",
@@ -125,4 +127,29 @@ int adm_run_params(const GoldenVector *v, unsigned run, const char *models_dir, 
     char path[2048];
     snprintf(path, sizeof(path), "%s/%s", models_dir, model);
     return model_params(path, p);
+}
+
+int adm_test_level(const char *name, AdmDsp *dsp)
+{
+    static const struct {
+        const char *name;
+        unsigned flags;
+    } levels[] = {
+        {"c", 0},
+        {"avx2", VMAF_CPU_FLAG_AVX2},
+        {"avx512", VMAF_CPU_FLAG_AVX2 | VMAF_CPU_FLAG_AVX512},
+    };
+    if (!strcmp(name, "best")) {
+        vmaf_adm_dsp_init(dsp, vmaf_cpu_flags());
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+        if (!strcmp(name, levels[i].name)) {
+            if ((vmaf_cpu_flags_detected() & levels[i].flags) != levels[i].flags)
+                return -1;
+            vmaf_adm_dsp_init(dsp, levels[i].flags);
+            return 0;
+        }
+    }
+    return -1;
 }

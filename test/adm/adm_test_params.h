@@ -23,4 +23,10 @@ int adm_apply_options(AdmParams *p, const char *opts);
 extern const char *const adm_output_names[ADM_N_OUTPUTS];
 double adm_output_value(const AdmScores *s, unsigned i);
 
+/* The inner-loop table of a CPU level by name: c, avx2, avx512, or best
+ * (what vmaf_adm_compute() uses: the CPU's levels less the cpumask). -1 if
+ * the name is unknown or this CPU or build lacks the level. */
+struct AdmDsp;
+int adm_test_level(const char *name, struct AdmDsp *dsp);
+
 #endif /* TEST_ADM_ADM_TEST_PARAMS_H */

@@ -5,18 +5,22 @@
  * the fastest of several rounds, in thread CPU time (the machine may be
  * shared).
  *
- * Usage: bench_adm golden_vmaf.json vector_dir vector_id [rounds]
+ * Usage: bench_adm golden_vmaf.json vector_dir vector_id [rounds [level]]
+ * level: c, avx2, avx512 or best (the default: the CPU's, less the cpumask).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "adm_test_params.h"
 #include "feature/adm/adm.h"
+#include "feature/adm/adm_dsp.h"
 #include "vmaf_golden.h"
 
 typedef struct Clip {
     const GoldenVector *v;
+    AdmDsp dsp;
     unsigned frames;
     size_t bytes;
     unsigned char *ref, *dis;
@@ -60,9 +64,10 @@ static double time_per_frame(const Clip *c, const AdmParams *sets, unsigned n, u
         for (unsigned f = 0; f < c->frames; f++) {
             for (unsigned k = 0; k < calls; k++) {
                 AdmScores out[2];
-                if (vmaf_adm_compute(c->ref + f * c->bytes, stride, c->dis + f * c->bytes, stride,
-                                     c->v->w, c->v->h, c->v->bpc, sets + k * (calls > 1), n,
-                                     c->scratch, c->scratch_size, out))
+                if (vmaf_adm_compute_dsp(&c->dsp, c->ref + f * c->bytes, stride,
+                                         c->dis + f * c->bytes, stride, c->v->w, c->v->h,
+                                         c->v->bpc, sets + k * (calls > 1), n, c->scratch,
+                                         c->scratch_size, out))
                     return -1.0;
             }
         }
@@ -75,14 +80,22 @@ static double time_per_frame(const Clip *c, const AdmParams *sets, unsigned n, u
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: %s golden_vmaf.json vector_dir vector_id [rounds]\n", argv[0]);
+        fprintf(stderr, "usage: %s golden_vmaf.json vector_dir vector_id [rounds [level]]\n",
+                argv[0]);
         return 2;
     }
     const unsigned rounds = argc > 4 ? (unsigned)atoi(argv[4]) : 5;
+    const char *level = argc > 5 ? argv[5] : "best";
+    AdmDsp dsp;
+    if (adm_test_level(level, &dsp)) {
+        fprintf(stderr, "bench_adm: level %s unknown or not available here\n", level);
+        return 2;
+    }
     VmafGolden *g;
     if (golden_open(argv[1], argv[2], &g))
         return 1;
     Clip c = {0};
+    c.dsp = dsp;
     for (unsigned i = 0; i < golden_vector_count(g); i++) {
         if (!strcmp(golden_vector(g, i)->id, argv[3]))
             c.v = golden_vector(g, i);
@@ -98,9 +111,9 @@ int main(int argc, char **argv)
     const double one = time_per_frame(&c, sets, 1, 1, rounds);
     const double shared = time_per_frame(&c, sets, 2, 1, rounds);
     const double apart = time_per_frame(&c, sets, 1, 2, rounds);
-    printf("adm %s %ux%u: 1 set %.2f ms/frame, 2 sets in one call %.2f ms (%.2fx), "
+    printf("adm %s %ux%u %s: 1 set %.2f ms/frame, 2 sets in one call %.2f ms (%.2fx), "
            "in two calls %.2f ms (%.2fx)\n",
-           c.v->id, c.v->w, c.v->h, one * 1e3, shared * 1e3, shared / one, apart * 1e3,
+           c.v->id, c.v->w, c.v->h, level, one * 1e3, shared * 1e3, shared / one, apart * 1e3,
            apart / one);
     free(c.ref);
     free(c.dis);

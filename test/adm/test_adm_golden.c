@@ -6,7 +6,11 @@
  * All parameter sets of a vector are scored in one call per frame; on the
  * first frames each set is also scored alone and must give the same bits.
  *
+ * With --level, the inner loops of that CPU level (c, avx2, avx512; the
+ * default is best, what vmaf_adm_compute() uses).
+ *
  * Usage: test_adm_golden golden_vmaf.json vector_dir models_dir [vector_id]
+ *                        [--level NAME]
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,10 +19,13 @@
 
 #include "adm_test_params.h"
 #include "feature/adm/adm.h"
+#include "feature/adm/adm_dsp.h"
 #include "vmaf_golden.h"
 
 #define MAX_SETS ADM_MAX_PARAM_SETS
 #define SOLO_FRAMES 2
+
+static AdmDsp dsp;
 
 typedef struct Tally {
     unsigned long equal, differ, skipped, nonfinite;
@@ -128,8 +135,8 @@ static int solo_check(Vector *t, const AdmScores *all, unsigned frame)
     const ptrdiff_t stride = (ptrdiff_t)v->w * (v->bpc > 8 ? 2 : 1);
     for (unsigned k = 0; k < t->n_sets; k++) {
         AdmScores one;
-        if (vmaf_adm_compute(t->ref, stride, t->dis, stride, v->w, v->h, v->bpc, &t->set[k], 1,
-                             t->scratch, t->scratch_size, &one) ||
+        if (vmaf_adm_compute_dsp(&dsp, t->ref, stride, t->dis, stride, v->w, v->h, v->bpc,
+                                 &t->set[k], 1, t->scratch, t->scratch_size, &one) ||
             memcmp(&one, &all[k], sizeof(one))) {
             printf("  %s frame %u: set %u alone differs from the shared call\n", v->id, frame, k);
             return -1;
@@ -145,8 +152,8 @@ static int run_frame(Vector *t, unsigned frame, Tally *tally)
     AdmScores all[MAX_SETS];
     if (golden_read_luma(v, 0, frame, t->ref) || golden_read_luma(v, 1, frame, t->dis))
         return -1;
-    int err = vmaf_adm_compute(t->ref, stride, t->dis, stride, v->w, v->h, v->bpc, t->set,
-                               t->n_sets, t->scratch, t->scratch_size, all);
+    int err = vmaf_adm_compute_dsp(&dsp, t->ref, stride, t->dis, stride, v->w, v->h, v->bpc,
+                                   t->set, t->n_sets, t->scratch, t->scratch_size, all);
     if (err) {
         printf("  %s frame %u: vmaf_adm_compute failed (%d)\n", v->id, frame, err);
         return -1;
@@ -181,8 +188,16 @@ static int run_vector(const GoldenVector *v, const char *models_dir, Tally *tall
 
 int main(int argc, char **argv)
 {
-    if (argc < 4) {
-        fprintf(stderr, "usage: %s golden_vmaf.json vector_dir models_dir [vector_id]\n", argv[0]);
+    const char *level = "best";
+    if (argc > 2 && !strcmp(argv[argc - 2], "--level")) {
+        level = argv[argc - 1];
+        argc -= 2;
+    }
+    if (argc < 4 || adm_test_level(level, &dsp)) {
+        fprintf(stderr,
+                "usage: %s golden_vmaf.json vector_dir models_dir [vector_id] [--level NAME]\n"
+                "(NAME: c, avx2, avx512 or best, and available here)\n",
+                argv[0]);
         return 2;
     }
     VmafGolden *g;
@@ -198,8 +213,8 @@ int main(int argc, char **argv)
             err = 1;
     }
     golden_close(g);
-    printf("adm golden: %lu values equal, %lu differ (%lu inexact in the golden data skipped, "
-           "%lu of them not finite here)\n",
-           tally.equal, tally.differ, tally.skipped, tally.nonfinite);
+    printf("adm golden (%s): %lu values equal, %lu differ (%lu inexact in the golden data "
+           "skipped, %lu of them not finite here)\n",
+           level, tally.equal, tally.differ, tally.skipped, tally.nonfinite);
     return err || tally.differ || tally.nonfinite || !tally.equal;
 }

@@ -20,6 +20,7 @@ static const struct {
     void (*check)(void);
 } checks[] = {
     { "motion", checkasm_check_motion },
+    { "adm", checkasm_check_adm },
 };
 
 static CheckasmLevel levels[8];

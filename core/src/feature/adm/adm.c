@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "feature/adm/adm.h"
 #include "feature/adm/adm_frame.h"
 
@@ -144,17 +145,18 @@ static int check_call(const void *ref, ptrdiff_t ref_stride, const void *dis,
     return scratch_size < vmaf_adm_scratch_size(w, h, n_params) ? -EINVAL : 0;
 }
 
-int vmaf_adm_compute(const void *ref, ptrdiff_t ref_stride, const void *dis, ptrdiff_t dis_stride,
-                     unsigned w, unsigned h, unsigned bpc, const AdmParams *params,
-                     unsigned n_params, void *scratch, size_t scratch_size, AdmScores *out)
+int vmaf_adm_compute_dsp(const AdmDsp *dsp, const void *ref, ptrdiff_t ref_stride,
+                         const void *dis, ptrdiff_t dis_stride, unsigned w, unsigned h,
+                         unsigned bpc, const AdmParams *params, unsigned n_params, void *scratch,
+                         size_t scratch_size, AdmScores *out)
 {
     int err = check_call(ref, ref_stride, dis, dis_stride, w, h, bpc, params, n_params, scratch,
                          scratch_size, out);
-    if (err)
-        return err;
+    if (err || !dsp)
+        return err ? err : -EINVAL;
     AdmFrame f;
     memset(&f, 0, sizeof(f));
-    vmaf_adm_dsp_init(&f.dsp, 0);
+    f.dsp = *dsp;
     vmaf_adm_plan(w, h, f.plan);
     f.bpc = bpc;
     f.ref = ref;
@@ -172,4 +174,14 @@ int vmaf_adm_compute(const void *ref, ptrdiff_t ref_stride, const void *dis, ptr
     for (unsigned i = 0; i < n_params; i++)
         vmaf_adm_score(&f, &f.group[member[i]], &weights[i], &params[i], w, h, &out[i]);
     return 0;
+}
+
+int vmaf_adm_compute(const void *ref, ptrdiff_t ref_stride, const void *dis, ptrdiff_t dis_stride,
+                     unsigned w, unsigned h, unsigned bpc, const AdmParams *params,
+                     unsigned n_params, void *scratch, size_t scratch_size, AdmScores *out)
+{
+    AdmDsp dsp;
+    vmaf_adm_dsp_init(&dsp, vmaf_cpu_flags());
+    return vmaf_adm_compute_dsp(&dsp, ref, ref_stride, dis, dis_stride, w, h, bpc, params,
+                                n_params, scratch, scratch_size, out);
 }

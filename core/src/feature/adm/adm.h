@@ -86,4 +86,13 @@ int vmaf_adm_compute(const void *ref, ptrdiff_t ref_stride, const void *dis, ptr
                      unsigned w, unsigned h, unsigned bpc, const AdmParams *params,
                      unsigned n_params, void *scratch, size_t scratch_size, AdmScores *out);
 
+/* vmaf_adm_compute() runs the inner loops of the CPU levels in use
+ * (vmaf_cpu_flags()); this one runs those of dsp (vmaf_adm_dsp_init() of
+ * adm_dsp.h), so that tests can compare levels. Same results. */
+struct AdmDsp;
+int vmaf_adm_compute_dsp(const struct AdmDsp *dsp, const void *ref, ptrdiff_t ref_stride,
+                         const void *dis, ptrdiff_t dis_stride, unsigned w, unsigned h,
+                         unsigned bpc, const AdmParams *params, unsigned n_params, void *scratch,
+                         size_t scratch_size, AdmScores *out);
+
 #endif /* LIBVMAF_SRC_FEATURE_ADM_ADM_H */

@@ -56,8 +56,9 @@ static inline int32_t restore_16(const int32_t *lut, int32_t o, int32_t t, int *
     return (int16_t)((k * o + 16384) >> 15);
 }
 
-static void decouple_0_c(const AdmBandRows *o, const AdmBandRows *t, unsigned x0, unsigned x1,
-                         const double *gain, unsigned n, AdmBandRows *r, AdmBandRows *a)
+void vmaf_adm_decouple_0_c(const AdmBandRows *o, const AdmBandRows *t, unsigned x0,
+                           unsigned x1, const double *gain, unsigned n, AdmBandRows *r,
+                           AdmBandRows *a)
 {
     const int32_t *lut = vmaf_adm_div_lut() + 32768;
     for (unsigned x = x0; x < x1; x++) {
@@ -98,8 +99,9 @@ static inline int32_t restore_32(const int32_t *lut, int32_t o, int32_t t, int *
     return (int32_t)((k * o + 16384) >> 15);
 }
 
-static void decouple_s_c(const AdmBandRows *o, const AdmBandRows *t, unsigned x0, unsigned x1,
-                         const double *gain, unsigned n, AdmBandRows *r, AdmBandRows *a)
+void vmaf_adm_decouple_s_c(const AdmBandRows *o, const AdmBandRows *t, unsigned x0,
+                           unsigned x1, const double *gain, unsigned n, AdmBandRows *r,
+                           AdmBandRows *a)
 {
     const int32_t *lut = vmaf_adm_div_lut() + 32768;
     for (unsigned x = x0; x < x1; x++) {
@@ -120,6 +122,6 @@ static void decouple_s_c(const AdmBandRows *o, const AdmBandRows *t, unsigned x0
 
 void vmaf_adm_dsp_init_decouple_c(AdmDsp *dsp)
 {
-    dsp->decouple_0 = decouple_0_c;
-    dsp->decouple_s = decouple_s_c;
+    dsp->decouple_0 = vmaf_adm_decouple_0_c;
+    dsp->decouple_s = vmaf_adm_decouple_s_c;
 }

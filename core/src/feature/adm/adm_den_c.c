@@ -1,14 +1,26 @@
 /*
  * Denominator terms in plain C (AdmDsp.den_0 / den_s, contract in
  * adm_dsp.h): the reference band's energy, cubed, per row.
+ *
+ * The compiler vectorises these loops well, so this file is also built once
+ * per x86 instruction set (meson passes ADM_KERNEL_SUFFIX and the -m flags):
+ * the same source gives the C entries and the AVX2 and AVX-512 ones.
  */
 #include <stdint.h>
 
 #include "feature/adm/adm_dsp.h"
 #include "feature/adm/adm_dsp_c.h"
+#include "feature/adm/adm_dsp_x86.h"
 #include "feature/adm/adm_int.h"
 
-static void den_0_c(const AdmBandRows *s, unsigned x0, unsigned x1, uint64_t sum[3])
+#ifndef ADM_KERNEL_SUFFIX
+#define ADM_KERNEL_SUFFIX c
+#endif
+#define ADM_CAT2(a, b) a##_##b
+#define ADM_CAT(a, b) ADM_CAT2(a, b)
+#define KFN(name) ADM_CAT(name, ADM_KERNEL_SUFFIX)
+
+static void KFN(den_0)(const AdmBandRows *s, unsigned x0, unsigned x1, uint64_t sum[3])
 {
     for (int b = 0; b < 3; b++) {
         const int32_t *row = s->b[b];
@@ -22,8 +34,8 @@ static void den_0_c(const AdmBandRows *s, unsigned x0, unsigned x1, uint64_t sum
     }
 }
 
-static void den_s_c(const AdmBandRows *s, unsigned x0, unsigned x1, const AdmDenRound *rnd,
-                    uint64_t sum[3])
+static void KFN(den_s)(const AdmBandRows *s, unsigned x0, unsigned x1, const AdmDenRound *rnd,
+                       uint64_t sum[3])
 {
     for (int b = 0; b < 3; b++) {
         const int32_t *row = s->b[b];
@@ -37,8 +49,8 @@ static void den_s_c(const AdmBandRows *s, unsigned x0, unsigned x1, const AdmDen
     }
 }
 
-void vmaf_adm_dsp_init_den_c(AdmDsp *dsp)
+void KFN(vmaf_adm_dsp_init_den)(AdmDsp *dsp)
 {
-    dsp->den_0 = den_0_c;
-    dsp->den_s = den_s_c;
+    dsp->den_0 = KFN(den_0);
+    dsp->den_s = KFN(den_s);
 }

@@ -1,13 +1,17 @@
 /*
- * The ADM inner-loop table: plain C for now; SIMD entries will be chosen
- * here by cpu_flags, each proven equal to C by test/adm. Also the division
- * table the decoupling uses, built once (exact integer arithmetic).
+ * The ADM inner-loop table (dav1d style): plain C first, then the entries
+ * of each instruction set the flags allow, each proven equal to C by
+ * test/checkasm. Also the division table the decoupling uses, built once
+ * (exact integer arithmetic).
  */
 #include <pthread.h>
 #include <stdint.h>
 
+#include "config.h"
+#include "cpu.h"
 #include "feature/adm/adm_dsp.h"
 #include "feature/adm/adm_dsp_c.h"
+#include "feature/adm/adm_dsp_x86.h"
 
 void vmaf_adm_dsp_init_c(AdmDsp *dsp)
 {
@@ -19,8 +23,24 @@ void vmaf_adm_dsp_init_c(AdmDsp *dsp)
 
 void vmaf_adm_dsp_init(AdmDsp *dsp, unsigned cpu_flags)
 {
-    (void)cpu_flags;
     vmaf_adm_dsp_init_c(dsp);
+#if HAVE_AVX2_KERNELS
+    if (!(cpu_flags & VMAF_CPU_FLAG_AVX2))
+        return;
+    vmaf_adm_dsp_init_dwt_avx2(dsp);
+    vmaf_adm_dsp_init_decouple_avx2(dsp);
+    vmaf_adm_dsp_init_mask_avx2(dsp);
+    vmaf_adm_dsp_init_den_avx2(dsp);
+#endif
+#if HAVE_AVX512_KERNELS
+    if (!(cpu_flags & VMAF_CPU_FLAG_AVX512))
+        return;
+    vmaf_adm_dsp_init_dwt_avx512(dsp);
+    vmaf_adm_dsp_init_decouple_avx512(dsp);
+    vmaf_adm_dsp_init_mask_avx512(dsp);
+    vmaf_adm_dsp_init_den_avx512(dsp);
+#endif
+    (void)cpu_flags;
 }
 
 static int32_t div_lut[65537];

@@ -1,8 +1,9 @@
 /*
  * The inner loops of the ADM numerics, one row at a time, as a table of
- * function pointers (dav1d style). vmaf_adm_dsp_init() fills it with plain C;
- * SIMD versions must return exactly the same bits for every input (not only
- * for plausible pictures): test/adm compares each entry with the C one.
+ * function pointers (dav1d style). vmaf_adm_dsp_init() fills it with plain C,
+ * then with the AVX2 and AVX-512 entries the CPU flags allow; those return
+ * exactly the same bits for every input of the contract (not only for
+ * plausible pictures): test/checkasm compares each entry with the C one.
  *
  * Conventions for every entry:
  * - Band rows are int32_t arrays indexed by band column. Scale-0 values are
@@ -36,8 +37,9 @@ typedef struct AdmThrRows {
 
 typedef struct AdmDsp {
     /* Scale-0 transform, vertical pass over x < w, from s[k] = input rows
-     * 2i-1+k (k = 0..3, mirrored by the caller), with L = {15826, 27411,
-     * 7345, -4240}, H = {-4240, -7345, 27411, -15826}, half = 2^(bpc-1):
+     * 2i-1+k (k = 0..3, mirrored by the caller; samples of bpc bits), with
+     * L = {15826, 27411, 7345, -4240}, H = {-4240, -7345, 27411, -15826},
+     * half = 2^(bpc-1):
      *   lo[x] = (int16_t)((sum_k L[k]*s[k][x] - 46342*half + half) >> bpc)
      *   hi[x] = (int16_t)((sum_k H[k]*s[k][x] + half) >> bpc)
      * sums in 32 bits, wrap (they exceed it at 16 bits and wrap back). */

@@ -20,20 +20,20 @@
 #undef pixel
 #undef FN
 
-static void dwt_vert_8_c(const uint8_t *const s[4], unsigned w, int16_t *lo, int16_t *hi)
+void vmaf_adm_dwt_vert_8_c(const uint8_t *const s[4], unsigned w, int16_t *lo, int16_t *hi)
 {
     dwt_vert_8(s, w, 8, lo, hi);
 }
 
-static void dwt_vert_16_c(const uint16_t *const s[4], unsigned w, unsigned bpc, int16_t *lo,
-                          int16_t *hi)
+void vmaf_adm_dwt_vert_16_c(const uint16_t *const s[4], unsigned w, unsigned bpc, int16_t *lo,
+                            int16_t *hi)
 {
     dwt_vert_16(s, w, bpc, lo, hi);
 }
 
 /* The four taps of output x start at input 2x-1: the rows are padded. */
-static void dwt_horz_0_c(const int16_t *lo, const int16_t *hi, unsigned w, int32_t *a,
-                         AdmBandRows *out)
+void vmaf_adm_dwt_horz_0_c(const int16_t *lo, const int16_t *hi, unsigned w, int32_t *a,
+                           AdmBandRows *out)
 {
     int32_t *bh = out->b[0], *bv = out->b[1], *bd = out->b[2];
     for (unsigned x = 0; x < (w + 1) / 2; x++) {
@@ -55,8 +55,8 @@ static inline int64_t taps_hi(int64_t a, int64_t b, int64_t c, int64_t d)
     return 27411 * c - 4240 * a - 7345 * b - 15826 * d;
 }
 
-static void dwt_vert_s_c(const int32_t *const s[4], unsigned w, int32_t add, unsigned shift,
-                         int32_t *lo, int32_t *hi)
+void vmaf_adm_dwt_vert_s_c(const int32_t *const s[4], unsigned w, int32_t add, unsigned shift,
+                           int32_t *lo, int32_t *hi)
 {
     const int32_t *s0 = s[0], *s1 = s[1], *s2 = s[2], *s3 = s[3];
     for (unsigned x = 0; x < w; x++) {
@@ -65,8 +65,8 @@ static void dwt_vert_s_c(const int32_t *const s[4], unsigned w, int32_t add, uns
     }
 }
 
-static void dwt_horz_s_c(const int32_t *lo, const int32_t *hi, unsigned w, int32_t add,
-                         unsigned shift, int32_t *a, AdmBandRows *out)
+void vmaf_adm_dwt_horz_s_c(const int32_t *lo, const int32_t *hi, unsigned w, int32_t add,
+                           unsigned shift, int32_t *a, AdmBandRows *out)
 {
     int32_t *bh = out->b[0], *bv = out->b[1], *bd = out->b[2];
     for (unsigned x = 0; x < (w + 1) / 2; x++) {
@@ -80,9 +80,9 @@ static void dwt_horz_s_c(const int32_t *lo, const int32_t *hi, unsigned w, int32
 
 void vmaf_adm_dsp_init_dwt_c(AdmDsp *dsp)
 {
-    dsp->dwt_vert_8 = dwt_vert_8_c;
-    dsp->dwt_vert_16 = dwt_vert_16_c;
-    dsp->dwt_horz_0 = dwt_horz_0_c;
-    dsp->dwt_vert_s = dwt_vert_s_c;
-    dsp->dwt_horz_s = dwt_horz_s_c;
+    dsp->dwt_vert_8 = vmaf_adm_dwt_vert_8_c;
+    dsp->dwt_vert_16 = vmaf_adm_dwt_vert_16_c;
+    dsp->dwt_horz_0 = vmaf_adm_dwt_horz_0_c;
+    dsp->dwt_vert_s = vmaf_adm_dwt_vert_s_c;
+    dsp->dwt_horz_s = vmaf_adm_dwt_horz_s_c;
 }

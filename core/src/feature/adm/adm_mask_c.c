@@ -15,8 +15,8 @@
 #include "feature/adm/adm_dsp_c.h"
 #include "feature/adm/adm_int.h"
 
-static void csf_0_c(const AdmBandRows *s, unsigned x0, unsigned x1, const uint32_t q[3],
-                    int32_t *f, int32_t *c)
+void vmaf_adm_csf_0_c(const AdmBandRows *s, unsigned x0, unsigned x1, const uint32_t q[3],
+                      int32_t *f, int32_t *c)
 {
     static const int32_t add[3] = {16384, 16384, 65535};
     static const unsigned shift[3] = {15, 15, 17};
@@ -33,8 +33,8 @@ static void csf_0_c(const AdmBandRows *s, unsigned x0, unsigned x1, const uint32
     }
 }
 
-static void csf_s_c(const AdmBandRows *s, unsigned x0, unsigned x1, const uint32_t q[3],
-                    int32_t *f, int32_t *c)
+void vmaf_adm_csf_s_c(const AdmBandRows *s, unsigned x0, unsigned x1, const uint32_t q[3],
+                      int32_t *f, int32_t *c)
 {
     for (unsigned x = x0; x < x1; x++) {
         uint32_t fs = 0, cs = 0;
@@ -49,7 +49,7 @@ static void csf_s_c(const AdmBandRows *s, unsigned x0, unsigned x1, const uint32
     }
 }
 
-static void sum3_c(const int32_t *f, unsigned x0, unsigned x1, int32_t *out)
+void vmaf_adm_sum3_c(const int32_t *f, unsigned x0, unsigned x1, int32_t *out)
 {
     for (unsigned x = x0; x < x1; x++)
         out[x] = (int32_t)((uint32_t)f[(ptrdiff_t)x - 1] + (uint32_t)f[x] + (uint32_t)f[x + 1]);
@@ -71,8 +71,8 @@ static inline int64_t masked_cube(uint32_t mag, uint32_t thr, const AdmCmRound *
     return ((int64_t)sq * x + rnd->cub_add[b]) >> rnd->cub_shift[b];
 }
 
-static void cm_0_c(const AdmBandRows *s, const uint32_t q[3], const AdmThrRows *t, unsigned x0,
-                   unsigned x1, const AdmCmRound *rnd, int64_t sum[3])
+void vmaf_adm_cm_0_c(const AdmBandRows *s, const uint32_t q[3], const AdmThrRows *t,
+                     unsigned x0, unsigned x1, const AdmCmRound *rnd, int64_t sum[3])
 {
     uint64_t acc[3] = {0, 0, 0};
     for (unsigned x = x0; x < x1; x++) {
@@ -86,8 +86,8 @@ static void cm_0_c(const AdmBandRows *s, const uint32_t q[3], const AdmThrRows *
         sum[b] = (int64_t)acc[b];
 }
 
-static void cm_s_c(const AdmBandRows *s, const uint32_t q[3], const AdmThrRows *t, unsigned x0,
-                   unsigned x1, const AdmCmRound *rnd, int64_t sum[3])
+void vmaf_adm_cm_s_c(const AdmBandRows *s, const uint32_t q[3], const AdmThrRows *t,
+                     unsigned x0, unsigned x1, const AdmCmRound *rnd, int64_t sum[3])
 {
     uint64_t acc[3] = {0, 0, 0};
     for (unsigned x = x0; x < x1; x++) {
@@ -103,9 +103,9 @@ static void cm_s_c(const AdmBandRows *s, const uint32_t q[3], const AdmThrRows *
 
 void vmaf_adm_dsp_init_mask_c(AdmDsp *dsp)
 {
-    dsp->csf_0 = csf_0_c;
-    dsp->csf_s = csf_s_c;
-    dsp->sum3 = sum3_c;
-    dsp->cm_0 = cm_0_c;
-    dsp->cm_s = cm_s_c;
+    dsp->csf_0 = vmaf_adm_csf_0_c;
+    dsp->csf_s = vmaf_adm_csf_s_c;
+    dsp->sum3 = vmaf_adm_sum3_c;
+    dsp->cm_0 = vmaf_adm_cm_0_c;
+    dsp->cm_s = vmaf_adm_cm_s_c;
 }
