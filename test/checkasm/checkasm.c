@@ -21,6 +21,7 @@ static const struct {
 } checks[] = {
     { "motion", checkasm_check_motion },
     { "adm", checkasm_check_adm },
+    { "vif", checkasm_check_vif },
 };
 
 static CheckasmLevel levels[8];

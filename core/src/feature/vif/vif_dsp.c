@@ -1,64 +1,75 @@
 /*
- * Choosing the integer VIF row functions: plain C first, then each
- * instruction-set variant the CPU has and the cpumask allows.
+ * Choosing the integer VIF row functions (dav1d style): the plain C table
+ * first, then the hand-written entries of each instruction set that the
+ * flags allow, in order (vif_x86.h).
  */
+#include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "config.h"
 #include "cpu.h"
 #include "feature/vif/vif_dsp.h"
+#include "feature/vif/vif_x86.h"
 
-extern const VifDsp vmaf_vif_dsp_c;
-#if HAVE_AVX2_KERNELS
-extern const VifDsp vmaf_vif_dsp_avx2;
-#endif
-#if HAVE_AVX512_KERNELS
-extern const VifDsp vmaf_vif_dsp_avx512;
-#endif
+uint16_t vmaf_vif_log2_table_z[VIF_LOG2_TABLE_SIZE + 1];
+static pthread_once_t table_z_once = PTHREAD_ONCE_INIT;
 
-static const struct {
-    const VifDsp *dsp;
-    unsigned cpu_flag;
-} variants[] = {
-    {&vmaf_vif_dsp_c, 0},
-#if HAVE_AVX2_KERNELS
-    {&vmaf_vif_dsp_avx2, VMAF_CPU_FLAG_AVX2},
-#endif
-#if HAVE_AVX512_KERNELS
-    {&vmaf_vif_dsp_avx512, VMAF_CPU_FLAG_AVX512},
-#endif
-};
-#define N_VARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
-
-/* Takes the entries src has. */
-static void merge(VifDsp *dsp, const VifDsp *src)
+static void table_z_fill(void)
 {
-#define TAKE(field)                                                                        \
-    if (src->field)                                                                        \
-        dsp->field = src->field;
-    TAKE(name)
-    TAKE(stat_v_8)
-    TAKE(stat_v_16)
-    TAKE(stat_h)
-    TAKE(stat_px)
-    TAKE(dec_v_8)
-    TAKE(dec_v_16)
-    TAKE(dec_h)
-#undef TAKE
+    memcpy(vmaf_vif_log2_table_z, vmaf_vif_log2_table, sizeof(vmaf_vif_log2_table));
 }
 
 void vmaf_vif_dsp_init(VifDsp *dsp, unsigned cpu_flags)
 {
     *dsp = vmaf_vif_dsp_c;
-    for (int i = 1; i < N_VARIANTS; i++)
-        if ((cpu_flags & variants[i].cpu_flag) == variants[i].cpu_flag)
-            merge(dsp, variants[i].dsp);
+#if HAVE_AVX2_KERNELS
+    if (!(cpu_flags & VMAF_CPU_FLAG_AVX2))
+        return;
+    pthread_once(&table_z_once, table_z_fill);
+    vmaf_vif_dsp_init_vfilter_avx2(dsp);
+    vmaf_vif_dsp_init_hfilter_avx2(dsp);
+    vmaf_vif_dsp_init_stat_avx2(dsp);
+    dsp->name = "avx2";
+#endif
+#if HAVE_AVX512_KERNELS
+    if (!(cpu_flags & VMAF_CPU_FLAG_AVX512))
+        return;
+    vmaf_vif_dsp_init_vfilter_avx512(dsp);
+    vmaf_vif_dsp_init_hfilter_avx512(dsp);
+    vmaf_vif_dsp_init_stat_avx512(dsp);
+    dsp->name = "avx512";
+#endif
+    (void)cpu_flags;
+}
+
+/* The levels vmaf_vif_dsp_variant() numbers, in order. */
+static const unsigned variant_flags[] = {
+    0,
+#if HAVE_AVX2_KERNELS
+    VMAF_CPU_FLAG_AVX2,
+#endif
+#if HAVE_AVX512_KERNELS
+    VMAF_CPU_FLAG_AVX2 | VMAF_CPU_FLAG_AVX512,
+#endif
+};
+#define N_VARIANTS ((int)(sizeof(variant_flags) / sizeof(variant_flags[0])))
+
+static VifDsp variants[N_VARIANTS];
+static pthread_once_t variants_once = PTHREAD_ONCE_INIT;
+
+static void variants_fill(void)
+{
+    for (int i = 0; i < N_VARIANTS; i++)
+        vmaf_vif_dsp_init(&variants[i], variant_flags[i]);
 }
 
 const VifDsp *vmaf_vif_dsp_variant(int i)
 {
     if (i < 0 || i >= N_VARIANTS ||
-        (vmaf_cpu_flags_detected() & variants[i].cpu_flag) != variants[i].cpu_flag)
+        (vmaf_cpu_flags_detected() & variant_flags[i]) != variant_flags[i])
         return NULL;
-    return variants[i].dsp;
+    pthread_once(&variants_once, variants_fill);
+    return &variants[i];
 }

@@ -1,8 +1,8 @@
 /*
  * The inner loops of the integer VIF as a table of row functions, filled
- * with plain C by vmaf_vif_dsp_init(); SIMD versions replace entries and
- * must return the same bits for every input the contract allows (tests
- * compare them function by function with C).
+ * with plain C by vmaf_vif_dsp_init(); the x86 SIMD entries (vif_x86.h)
+ * replace them and must return the same bits for every input the contract
+ * allows (test/checkasm compares them function by function with C).
  *
  * Terms used in the contracts:
  *   f       filter index 0..3 (vif_filter[f], T = vif_taps(f) = 17/9/5/3
@@ -58,7 +58,7 @@ typedef struct VifAccum {
 } VifAccum;
 
 typedef struct VifDsp {
-    const char *name; /* of the variant that filled the table last */
+    const char *name; /* of the highest level that filled entries: "c", "avx2", ... */
 
     /* Statistic, vertical pass: ref[k], dis[k] (k < T) are the source
      * rows of the output row; for every column 0 <= j < w:
@@ -93,7 +93,8 @@ typedef struct VifDsp {
     void (*dec_v_16)(const uint16_t *const *ref, const uint16_t *const *dis, unsigned f,
                      unsigned w, unsigned sh, uint16_t *out_ref, uint16_t *out_dis);
 
-    /* Decimation, horizontal pass at even columns of padded rows:
+    /* Decimation, horizontal pass at even columns of padded rows of at
+     * least 2n elements (readable at -H..2n-1+H):
      *   out[j] = (uint16_t)((sum_k c[k]*in[2j-H+k] + 32768) >> 16)
      * (uint32 sum) for 0 <= j < n, for ref and dis. */
     void (*dec_h)(const uint16_t *in_ref, const uint16_t *in_dis, unsigned f, unsigned n,
@@ -101,14 +102,13 @@ typedef struct VifDsp {
 } VifDsp;
 
 /* Fills dsp with the plain C functions, then with the entries of each
- * instruction-set variant that cpu_flags (VMAF_CPU_FLAG_* of cpu.h, e.g.
- * vmaf_cpu_flags()) allows, in order; a variant's NULL entries keep the
- * function before it. */
+ * instruction set that cpu_flags (VMAF_CPU_FLAG_* of cpu.h, e.g.
+ * vmaf_cpu_flags()) allows, in order (AVX2, then AVX-512 on top of it). */
 void vmaf_vif_dsp_init(VifDsp *dsp, unsigned cpu_flags);
 
-/* Variant i of this build as its own complete table (0 = plain C), or NULL
- * when i is out of range or the CPU lacks it: for tests that compare the
- * variants function by function, and for benchmarks. */
+/* The table of level i of this build (0 = plain C, then each instruction
+ * set with those below it), or NULL when i is out of range or the CPU
+ * lacks it: for benchmarks and tests that compare the levels. */
 const VifDsp *vmaf_vif_dsp_variant(int i);
 
 #endif /* LIBVMAF_SRC_FEATURE_VIF_VIF_DSP_H */

@@ -1,11 +1,9 @@
 /*
- * Row functions of the integer VIF (contracts in vif_dsp.h). This one
- * source is compiled once per instruction set (meson passes
- * VIF_KERNEL_SUFFIX and the -m flags) into the table vmaf_vif_dsp_SUFFIX;
- * the plain C build is the definition every other variant and every
- * hand-written SIMD entry is tested against. Integer sums are exact in
- * their types and the per-pixel f64 steps keep the reference's order, so
- * vectorising across pixels cannot change a bit.
+ * Row functions of the integer VIF (contracts in vif_dsp.h), plain C: the
+ * table vmaf_vif_dsp_SUFFIX (meson passes VIF_KERNEL_SUFFIX=c), the
+ * definition every hand-written SIMD entry is tested against. Integer sums
+ * are exact in their types and the per-pixel f64 steps keep the
+ * reference's order, so vectorising across pixels cannot change a bit.
  */
 #include <stdint.h>
 
