@@ -11,22 +11,6 @@
 #include "message.h"
 #include "vmaf.h"
 
-bool is_gpu_twin(const char *name)
-{
-    const size_t n = strlen(name);
-    char base[128];
-    if (n <= 5 || n - 5 >= sizeof(base) || strcmp(name + n - 5, "_cuda"))
-        return false;
-    memcpy(base, name, n - 5);
-    base[n - 5] = '\0';
-    VmafContext *probe = NULL;
-    if (vmaf_init(&probe, lib_settings_config(VMAF_LOG_LEVEL_NONE)))
-        return false;
-    const bool known = !vmaf_use_feature(probe, base, NULL);
-    vmaf_close(probe);
-    return known;
-}
-
 /* Creates CUDA state and imports it into vmaf. The library's warnings of
  * this step are its reasons for finding no GPU: held, and taken into *why
  * (NULL when it gave none). */
@@ -57,9 +41,7 @@ int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, char *not
         return 0;
     const char *why;
     const int err = import_cuda(c, vmaf, &why);
-    if (!VMAF_TOOL_BUILT_WITH_CUDA)
-        why = "this build has no CUDA support"; /* said in the tool's words */
-    else if (err && !why)
+    if (err && !why)
         why = err == -ENODEV ? "no usable CUDA device" : strerror(-err);
     if (err) {
         if (c->backend == CLI_BACKEND_CUDA)

@@ -17,10 +17,6 @@
 int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, char *note,
                   size_t note_sz);
 
-/* Whether `name` is a GPU twin's name: NAME_cuda where this build knows
- * NAME. Asked of a context of its own, with nothing logged. */
-bool is_gpu_twin(const char *name);
-
 typedef struct PicSource {
     VmafContext *vmaf;
     bool pool; /* the library's pinned pictures */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli_parse.h"
+#include "input/input.h"
 #include "one_line.h"
 
 enum {
@@ -81,7 +82,7 @@ static const char usage_text[] =
     "  -w, --width N              raw YUV width (1..65536)\n"
     "  -h, --height N             raw YUV height (1..65536)\n"
     "  -p, --pixel_format F       raw YUV layout: 420, 422, 444 or 400\n"
-    "  -b, --bitdepth N           raw YUV bits per sample: 8, 10, 12 or 16\n"
+    "  -b, --bitdepth N           raw YUV bits per sample: " INPUT_BPC_LIST "\n"
     "      --frame_cnt N          score at most N frames (0: all, the default)\n"
     "      --frame_skip_ref N     skip the first N reference frames\n"
     "      --frame_skip_dist N    skip the first N distorted frames\n"
@@ -457,9 +458,9 @@ static int apply(CliSettings *s, const CliOption *o, const char *val, char *err,
         return 0;
     case 'b':
         ONCE(s->bitdepth);
-        NUMBER(8, 16, false, "8, 10, 12 or 16");
-        if (v != 8 && v != 10 && v != 12 && v != 16)
-            return fail(err, err_sz, "vmaf: bad value (%s \"%s\"): must be 8, 10, 12 or 16",
+        NUMBER(8, 16, false, INPUT_BPC_LIST);
+        if (!input_bpc_supported((unsigned)v))
+            return fail(err, err_sz, "vmaf: bad value (%s \"%s\"): must be " INPUT_BPC_LIST,
                         label, shown);
         s->bitdepth = (unsigned)v;
         s->use_yuv = true;

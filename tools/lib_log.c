@@ -48,16 +48,6 @@ void lib_hold_warnings(bool on)
     pthread_mutex_unlock(&lib_log.lock);
 }
 
-bool lib_held_all(const char *prefix)
-{
-    pthread_mutex_lock(&lib_log.lock);
-    bool all = lib_log.n > 0;
-    for (unsigned i = 0; i < lib_log.n; i++)
-        all = all && !strncmp(lib_log.reason[i], prefix, strlen(prefix));
-    pthread_mutex_unlock(&lib_log.lock);
-    return all;
-}
-
 /* Each reason may have a "; " of its own, hence " / " between them. A
  * level of NONE, or a failure the library had no words for, leaves none. */
 const char *lib_why(const char *fallback)

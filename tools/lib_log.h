@@ -16,9 +16,6 @@ void on_library_log(void *opaque, enum VmafLogLevel level, const char *msg);
 /* While set, the library's warnings are held as reasons too. */
 void lib_hold_warnings(bool on);
 
-/* Whether every reason held starts with `prefix` (false when none is). */
-bool lib_held_all(const char *prefix);
-
 /* Takes the reasons the library gave since they were last taken, joined by
  * " / ", or `fallback` when it gave none. The result lasts until the next
  * call: for the arguments of one report(). */

@@ -1,8 +1,8 @@
 /* The library settings that are process-wide: the log level and the
  * cpumask. Every vmaf_init() sets both, the throw-away contexts the tool
- * makes to change the level or to ask about a name included; so every
- * context the tool makes is configured here, with the run's cpumask, and
- * none undoes --cpumask before the extractors read it. */
+ * makes to change the level included; so every context the tool makes is
+ * configured here, with the run's cpumask, and none undoes --cpumask
+ * before the extractors read it. */
 #ifndef VMAF_TOOLS_LIB_SETTINGS_H
 #define VMAF_TOOLS_LIB_SETTINGS_H
 

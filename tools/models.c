@@ -1,5 +1,7 @@
 /* Loading models; see models.h. */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lib_log.h"
@@ -66,16 +68,32 @@ static void reload_for_reasons(const CliModel *m, const VmafModelConfig *cfg)
     }
 }
 
+/* Whether the library has a built-in model or collection named version;
+ * `list` receives all their names, ", " between them. */
+static bool is_builtin(const char *version, char *list, size_t size)
+{
+    bool found = false;
+    size_t n = 0;
+    list[0] = '\0';
+    const char *v;
+    for (unsigned i = 0; (v = vmaf_model_builtin_version(i, NULL)); i++) {
+        found = found || !strcmp(v, version);
+        if (n < size)
+            n += (size_t)snprintf(list + n, size - n, "%s%s", i ? ", " : "", v);
+    }
+    return found;
+}
+
 static int load_failure(const CliModel *m, int err)
 {
     const char *kind = m->version ? "version=" : "path=";
     const char *what = m->version ? m->version : m->path;
-    if (m->version && lib_held_all("no built-in ")) {
+    char builtins[512];
+    if (m->version && !is_builtin(m->version, builtins, sizeof(builtins))) {
         /* Each loader names the built-ins of its kind: said once here. */
         return report(VMAF_EXIT_MODEL, "cannot load model (version=%s): no built-in model or "
-                      "model collection has that name; use one of vmaf_v0.6.1, vmaf_v0.6.1neg, "
-                      "vmaf_4k_v0.6.1, vmaf_4k_v0.6.1neg, vmaf_b_v0.6.3, a model file with -m "
-                      "path=FILE, or -n for none", m->version);
+                      "model collection has that name; use one of %s, a model file with -m "
+                      "path=FILE, or -n for none", m->version, builtins);
     }
     if (err == -ENOENT)
         return report(VMAF_EXIT_MODEL, "cannot load model (path=%s): no such file; pass an "

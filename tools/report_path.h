@@ -12,7 +12,8 @@ bool is_stdout(const char *path);
 
 /* 0 when a report can be written to `out` ("-": stdout) without touching
  * inputs[0..n_inputs-1] (what[i] names each in the message); else the
- * refusal's exit status, its line printed. */
+ * refusal's exit status, its line printed. Whether the path can take a
+ * report at all is the library's answer (vmaf_output_path_check()). */
 int check_output_path(const char *out, const char *const *inputs, const char *const *what,
                       unsigned n_inputs);
 

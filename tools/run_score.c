@@ -55,9 +55,10 @@ static int hand_over(Run *r, VmafPicture *pr, VmafPicture *pd)
     const int err = vmaf_read_pictures(r->vmaf, pr, pd, idx);
     if (err == -ENODEV)
         /* A GPU extractor asked for by name (float_ssim_cuda) with no
-         * usable GPU: a GPU problem, not a scoring one. */
+         * usable GPU: a GPU problem, not a scoring one. The library's
+         * reason names the CPU feature. */
         return report(VMAF_EXIT_GPU, "scoring failed (frame %u): %s; ask for the CPU feature "
-                      "(float_ssim: --backend picks its GPU twin when one is usable)", idx,
+                      "(--backend picks its GPU twin when one is usable)", idx,
                       lib_why("a GPU feature has no usable CUDA device"));
     if (err)
         return report(VMAF_EXIT_SCORING, "scoring failed (frame %u): %s", idx,

@@ -59,11 +59,13 @@ static int use_feature(Run *r, const CliFeature *f)
     if (make_dict(f->opt, f->opt_cnt, &dict))
         return report(VMAF_EXIT_SCORING, "out of memory (--feature %s)", f->name);
     const int err = vmaf_use_feature(r->vmaf, f->name, dict);
-    if (err && !VMAF_TOOL_BUILT_WITH_CUDA && is_gpu_twin(f->name))
-        /* A GPU twin by name: a GPU problem, as with no usable GPU. */
-        return report(VMAF_EXIT_GPU, "cannot use feature (--feature %s): this build has no "
-                      "CUDA support; ask for the CPU feature, or rebuild with -Dcuda=enabled",
-                      f->name);
+    if (err == -ENODEV) {
+        /* A GPU twin of a build without CUDA: a GPU problem, as with no
+         * usable GPU. The library left the options to the caller. */
+        vmaf_feature_dictionary_free(&dict);
+        return report(VMAF_EXIT_GPU, "cannot use feature (--feature %s): %s", f->name,
+                      lib_why("this build has no CUDA support; ask for the CPU feature"));
+    }
     if (err == -ENOMEM)
         return report(VMAF_EXIT_SCORING, "out of memory (--feature %s)", f->name);
     if (err)

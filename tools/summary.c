@@ -7,14 +7,13 @@
 #include "summary.h"
 
 /* The name a feature's score is stored under: a GPU twin ("float_ssim_cuda")
- * writes the outputs of the extractor it stands in for ("float_ssim"). */
-static const char *summary_name(const char *feature, char *buf, size_t n)
+ * writes the outputs of the extractor it stands in for ("float_ssim"), as
+ * the library says. */
+static const char *summary_name(const char *feature)
 {
-    static const char twin[] = "_cuda";
-    const size_t len = strlen(feature), t = sizeof(twin) - 1;
-    const size_t keep = len > t && !strcmp(feature + len - t, twin) ? len - t : len;
-    snprintf(buf, n, "%.*s", (int)keep, feature);
-    return buf;
+    const char *name = feature;
+    (void)vmaf_feature_extractor_info(feature, &name);
+    return name;
 }
 
 /* `fmt` is one of the conversions cli_parse builds (%.6f, %.17g, %.Nf). */
@@ -70,13 +69,12 @@ static void print_features(FILE *f, const CliSettings *c, VmafContext *vmaf, uns
 {
     for (unsigned i = 0; i < c->feature_cnt; i++) {
         double score;
-        char name[128], other[128];
-        summary_name(c->feature[i].name, name, sizeof(name));
+        const char *name = summary_name(c->feature[i].name);
         /* A feature given twice (or as itself and as its GPU twin) has one
          * score under its name: one line. */
         bool seen = false;
         for (unsigned j = 0; j < i && !seen; j++)
-            seen = !strcmp(summary_name(c->feature[j].name, other, sizeof(other)), name);
+            seen = !strcmp(summary_name(c->feature[j].name), name);
         if (seen)
             continue;
         /* Features whose output is named differently from the extractor

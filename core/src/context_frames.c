@@ -17,8 +17,8 @@
 #include "log.h"
 #include "picture_internal.h"
 #include "picture_pool.h"
-#include "row_copy.h"
-#include "thread_pool.h"
+#include "util/row_copy.h"
+#include "util/thread_pool.h"
 
 static VmafFex *acquire(VmafContext *vmaf, VmafFeatureRequest *r, unsigned *slot)
 {

@@ -53,10 +53,11 @@ static int check_options(const VmafFeatureExtractor *fex, const VmafFeatureDicti
 
 /* Ownership of opts follows libvmaf v3, whose callers free the dictionary
  * themselves when the call fails before the extractor is found: those
- * failures (NULL arguments, features already fixed, an unknown name) return
- * without touching opts, as freeing it would make those callers free it
- * twice. Once the extractor is found opts is consumed whatever happens next,
- * as v3 consumes it right after its lookup. */
+ * failures (NULL arguments, features already fixed, an unknown name, a twin
+ * this build was compiled without) return without touching opts, as
+ * freeing it would make those callers free it twice. Once the extractor is
+ * found opts is consumed whatever happens next, as v3 consumes it right
+ * after its lookup. */
 /* The extractor a name means: an extractor's name, or a feature's. */
 static const VmafFeatureExtractor *find_extractor(const char *name, bool *by_feature)
 {
@@ -161,6 +162,13 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
         vmaf_error("feature %s: features must be chosen before the first picture is read%s",
                    feature_name, vmaf->started ? "" : " (this context was flushed)");
         return -EINVAL;
+    }
+    const VmafFeatureExtractor *absent = vmaf_registry_absent_twin(feature_name);
+    if (absent) {
+        vmaf_error("%s needs a GPU, and this build of libvmaf has no CUDA support; ask for "
+                   "the CPU feature %s, or rebuild libvmaf with -Dcuda=enabled", feature_name,
+                   absent->name);
+        return -ENODEV;
     }
     bool by_feature;
     const VmafFeatureExtractor *fex = find_extractor(feature_name, &by_feature);

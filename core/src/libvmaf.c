@@ -22,7 +22,7 @@
 #include "log.h"
 #include "picture_internal.h"
 #include "picture_pool.h"
-#include "thread_pool.h"
+#include "util/thread_pool.h"
 
 const char *vmaf_version(void)
 {

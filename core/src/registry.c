@@ -2,6 +2,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "libvmaf/libvmaf.h"
+
 #include "config.h"
 #include "log.h"
 #include "registry.h"
@@ -25,6 +27,19 @@ static const VmafFeatureExtractor *const table[] = {
 };
 
 #define TABLE_LEN (sizeof(table) / sizeof(table[0]))
+
+/* Twins whose backend this build was compiled without, known by name so
+ * that asking for one is -ENODEV, as on a machine without a GPU, rather
+ * than an unknown name. Ends with a NULL name. */
+static const struct {
+    const char *name;
+    const VmafFeatureExtractor *cpu;
+} absent[] = {
+#if !HAVE_CUDA
+    { "float_ssim_cuda", &vmaf_fex_float_ssim },
+#endif
+    { NULL, NULL },
+};
 
 size_t vmaf_registry_count(void)
 {
@@ -82,6 +97,28 @@ const VmafFeatureExtractor *vmaf_registry_cpu_of(const VmafFeatureExtractor *fex
     if (!fex || fex->backend == VMAF_FEX_BACKEND_CPU)
         return fex;
     return fex->twin_of;
+}
+
+const VmafFeatureExtractor *vmaf_registry_absent_twin(const char *name)
+{
+    for (size_t i = 0; name && absent[i].name; i++)
+        if (!strcmp(absent[i].name, name))
+            return absent[i].cpu;
+    return NULL;
+}
+
+int vmaf_feature_extractor_info(const char *name, const char **cpu_name)
+{
+    if (!name)
+        return -EINVAL;
+    const VmafFeatureExtractor *fex = vmaf_registry_find_by_name(name);
+    const VmafFeatureExtractor *cpu = fex ? vmaf_registry_cpu_of(fex)
+                                          : vmaf_registry_absent_twin(name);
+    if (!cpu)
+        return -ENOENT;
+    if (cpu_name)
+        *cpu_name = cpu->name;
+    return fex ? 0 : -ENODEV;
 }
 
 static bool in_table(const VmafFeatureExtractor *const *t, size_t n,
@@ -172,7 +209,25 @@ int vmaf_registry_validate_table(const VmafFeatureExtractor *const *t, size_t n)
     return bad ? -EINVAL : 0;
 }
 
+/* A compiled-out twin stands for a CPU extractor of the table and shares
+ * no name with an extractor that is there. */
+static int validate_absent(void)
+{
+    int bad = 0;
+    for (size_t i = 0; absent[i].name; i++) {
+        const VmafFeatureExtractor *cpu = absent[i].cpu;
+        if (vmaf_registry_find_by_name(absent[i].name) || !cpu ||
+            cpu->backend != VMAF_FEX_BACKEND_CPU || !in_table(table, TABLE_LEN, cpu)) {
+            vmaf_error("registry: compiled-out twin %s is in the table, or names no CPU "
+                       "extractor of it", absent[i].name);
+            bad = 1;
+        }
+    }
+    return bad ? -EINVAL : 0;
+}
+
 int vmaf_registry_validate(void)
 {
-    return vmaf_registry_validate_table(table, TABLE_LEN);
+    const int err = vmaf_registry_validate_table(table, TABLE_LEN);
+    return validate_absent() ? -EINVAL : err;
 }

@@ -22,10 +22,16 @@ const VmafFeatureExtractor *vmaf_registry_twin(const VmafFeatureExtractor *cpu,
 /* The CPU extractor a twin mirrors (itself for a CPU extractor). */
 const VmafFeatureExtractor *vmaf_registry_cpu_of(const VmafFeatureExtractor *fex);
 
+/* The CPU extractor of a twin whose backend this build was compiled
+ * without ("float_ssim_cuda" without CUDA), or NULL: asking for such a
+ * twin is -ENODEV, not an unknown name. */
+const VmafFeatureExtractor *vmaf_registry_absent_twin(const char *name);
+
 /* Checks the table: unique names, unique provided features among CPU
  * extractors, flushed features among the provided ones, every twin linked
  * to a CPU extractor of the table and listing no options or features of
- * its own (it has its CPU extractor's). 0, or -EINVAL with one logged line
+ * its own (it has its CPU extractor's), and every compiled-out twin naming
+ * a CPU extractor of the table. 0, or -EINVAL with one logged line
  * per problem. Run by a test on every build. */
 int vmaf_registry_validate(void);
 

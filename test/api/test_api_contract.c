@@ -772,6 +772,115 @@ static void test_write_output(void)
     CHECK_INT(vmaf_close(vmaf), 0);
 }
 
+/* vmaf_output_path_check(): the answer vmaf_write_output() would give,
+ * one line when it is no, and nothing left behind either way. */
+static void test_output_path_check(void)
+{
+    char dir[] = "/tmp/vmaf_api_check_XXXXXX";
+    if (!mkdtemp(dir))
+        exit(99);
+    char path[160], sub[160], missing[160], slash[160], under_file[200], link[160];
+    snprintf(path, sizeof(path), "%s/report.json", dir);
+    snprintf(sub, sizeof(sub), "%s/subdir", dir);
+    snprintf(missing, sizeof(missing), "%s/no/such/r.json", dir);
+    snprintf(slash, sizeof(slash), "%s/new/", dir);
+    snprintf(under_file, sizeof(under_file), "%s/x.json", path);
+    snprintf(link, sizeof(link), "%s/dangling.json", dir);
+    CHECK_INT(vmaf_output_path_check("-"), 0);
+    CHECK_INT(vmaf_output_path_check(path), 0);
+    CHECK_INT(dir_count(dir), 0);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f)
+        fclose(f);
+    CHECK_INT(vmaf_output_path_check(path), 0);
+    CHECK_INT(mkdir(sub, 0755), 0);
+    CHECK_INT(symlink("no/such/r.json", link), 0);
+    static const struct { const char *what; int err; } want[] = {
+        { "a directory", -EISDIR }, { "a missing directory", -ENOENT },
+        { "a path ending in /", -EISDIR }, { "a path under a file", -ENOTDIR },
+        { "a dangling link into a missing directory", -ENOENT },
+    };
+    const char *paths[] = { sub, missing, slash, under_file, link };
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        capture_begin();
+        const int err = vmaf_output_path_check(paths[i]);
+        const char *log = capture_end();
+        CHECK(err == want[i].err && count_lines(log) == 1 && strstr(log, paths[i]),
+              "%s: %d, log [%s]", want[i].what, err, log);
+    }
+    CHECK_INT(dir_count(dir), 3); /* report.json, subdir, the link: no temporary file */
+    CHECK_INT(dir_count(sub), 0);
+    capture_begin();
+    CHECK_INT(vmaf_output_path_check(NULL), -EINVAL);
+    CHECK_INT(vmaf_output_path_check(""), -EINVAL);
+    CHECK_INT(count_lines(capture_end()), 2);
+    unlink(link);
+    rmdir(sub);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* vmaf_feature_extractor_info() and the twins of a build without CUDA. */
+static void test_extractor_info(void)
+{
+    const char *cpu = NULL;
+    CHECK_INT(vmaf_feature_extractor_info("float_ssim", &cpu), 0);
+    CHECK(cpu && !strcmp(cpu, "float_ssim"));
+    CHECK_INT(vmaf_feature_extractor_info("motion", NULL), 0);
+    cpu = NULL;
+    CHECK_INT(vmaf_feature_extractor_info("float_ssim_cuda", &cpu),
+              VMAF_TEST_HAVE_CUDA ? 0 : -ENODEV);
+    CHECK(cpu && !strcmp(cpu, "float_ssim"));
+    cpu = "unchanged";
+    CHECK_INT(vmaf_feature_extractor_info("float_ssim_l", &cpu), -ENOENT);
+    CHECK_INT(vmaf_feature_extractor_info("no_such_cuda", &cpu), -ENOENT);
+    CHECK(!strcmp(cpu, "unchanged"));
+    CHECK_INT(vmaf_feature_extractor_info(NULL, &cpu), -EINVAL);
+    /* The twin of a build without CUDA is refused by its own code, with
+     * one line, and the options stay the caller's; with CUDA it is taken
+     * (its GPU is needed only once pictures come). */
+    VmafContext *vmaf = NULL;
+    CHECK_INT(vmaf_init(&vmaf, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_ERROR }), 0);
+    VmafFeatureDictionary *d = NULL;
+    CHECK_INT(vmaf_feature_dictionary_set(&d, "scale", "2"), 0);
+    capture_begin();
+    const int err = vmaf_use_feature(vmaf, "float_ssim_cuda", d);
+    const char *log = capture_end();
+    if (VMAF_TEST_HAVE_CUDA) {
+        CHECK(err == 0 && !log[0], "%d [%s]", err, log);
+    } else {
+        CHECK(err == -ENODEV && count_lines(log) == 1 && strstr(log, "no CUDA support"),
+              "%d [%s]", err, log);
+        CHECK_INT(vmaf_feature_dictionary_free(&d), 0);
+    }
+    CHECK_INT(vmaf_close(vmaf), 0);
+}
+
+/* vmaf_model_builtin_version(): every built-in, each loadable by its kind. */
+static void test_builtin_models(void)
+{
+    unsigned n = 0, collections = 0, v061 = 0;
+    const char *v;
+    int is_collection = -1;
+    for (; (v = vmaf_model_builtin_version(n, &is_collection)); n++) {
+        v061 += !strcmp(v, "vmaf_v0.6.1") && !is_collection;
+        VmafModel *m = NULL;
+        VmafModelCollection *mc = NULL;
+        VmafModelConfig cfg = { 0 };
+        const int err = is_collection ? vmaf_model_collection_load(&m, &mc, &cfg, v)
+                                      : vmaf_model_load(&m, &cfg, v);
+        CHECK(err == 0, "built-in %s (collection %d): %d", v, is_collection, err);
+        collections += is_collection == 1;
+        vmaf_model_collection_destroy(mc);
+        vmaf_model_destroy(m);
+    }
+    CHECK_INT(n, 5);
+    CHECK_INT(collections, 1);
+    CHECK_INT(v061, 1);
+    CHECK(vmaf_model_builtin_version(n, NULL) == NULL);
+}
+
 /* Every failure says why, once: each refused call below logs exactly one
  * error line. A score that is not there is a lookup's answer and logs
  * nothing. */
@@ -1002,5 +1111,8 @@ int main(void)
     test_scores_and_pooling();
     test_subsample();
     test_write_output();
+    test_output_path_check();
+    test_extractor_info();
+    test_builtin_models();
     return check_result("test_api_contract");
 }

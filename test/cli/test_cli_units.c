@@ -10,25 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "cli_parse.h"
 #include "input/input.h"
 #include "progress.h"
 #include "team.h"
 #include "threads.h"
 
-static int failures;
 static VmafTeam *team; /* four members: the file read by threads */
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, \
-                    #cond);                                                  \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-        }                                                                    \
-    } while (0)
 
 /* ---- parser ------------------------------------------------------------ */
 
@@ -754,9 +743,9 @@ int main(void)
     test_progress();
     test_default_threads();
     vmaf_team_destroy(team);
-    if (failures)
-        fprintf(stderr, "%d checks failed\n", failures);
+    if (check_failures)
+        fprintf(stderr, "%d checks failed\n", check_failures);
     else
         printf("all checks passed\n");
-    return failures ? 1 : 0;
+    return check_failures ? 1 : 0;
 }

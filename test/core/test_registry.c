@@ -246,10 +246,15 @@ static void test_real_table(void)
 #if HAVE_CUDA
         CHECK(twin != NULL);
         CHECK(twin == vmaf_registry_find_by_name("float_ssim_cuda"));
+        CHECK(vmaf_registry_absent_twin("float_ssim_cuda") == NULL);
 #else
+        /* Known by name all the same: asking for it is -ENODEV. */
         CHECK(twin == NULL);
         CHECK(vmaf_registry_find_by_name("float_ssim_cuda") == NULL);
+        CHECK(vmaf_registry_absent_twin("float_ssim_cuda") == ssim);
 #endif
+        CHECK(vmaf_registry_absent_twin("float_ssim") == NULL);
+        CHECK(vmaf_registry_absent_twin(NULL) == NULL);
     }
 
     /* Feature names are not extractor names and vice versa where they differ. */

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "row_copy.h"
+#include "util/row_copy.h"
 #include "util/team.h"
 
 static _Thread_local uint64_t rng = 0x9E3779B97F4A7C15ull; /* one stream a thread */

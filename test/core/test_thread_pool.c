@@ -7,7 +7,7 @@
 #include <signal.h>
 
 #include "check.h"
-#include "thread_pool.h"
+#include "util/thread_pool.h"
 
 typedef struct Count {
     pthread_mutex_t lock;

@@ -1,5 +1,5 @@
-/* Shared helpers of the CUDA tests: the check macro, skip rules, pictures in
- * each kind of memory, a small random generator. */
+/* Shared helpers of the CUDA tests: skip rules, pictures in each kind of
+ * memory, a small random generator; the checks are test/check.h's. */
 #ifndef LIBVMAF_TEST_CUDA_CUDA_TEST_H
 #define LIBVMAF_TEST_CUDA_CUDA_TEST_H
 
@@ -17,24 +17,9 @@
 
 #include "picture_internal.h"
 
+#include "check.h"
+
 #define SKIP 77
-
-/* The check of the CUDA tests: a failed check prints where and why and
- * counts, so that one run reports every broken expectation; the test fails
- * at the end when `failures` is not 0. (The benchmark includes this header
- * and checks nothing: hence `unused`.) */
-static int failures __attribute__((unused)), checks __attribute__((unused));
-
-#define CHECK(cond, ...)                                                                  \
-    do {                                                                                  \
-        checks++;                                                                         \
-        if (!(cond)) {                                                                    \
-            failures++;                                                                   \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                          \
-            fprintf(stderr, __VA_ARGS__);                                                 \
-            fprintf(stderr, "\n");                                                        \
-        }                                                                                 \
-    } while (0)
 
 /* A CUDA state, or exit 77 with the reason when this machine has no GPU.
  * Where VMAF_TEST_REQUIRE_GPU is set (the GPU suite sets it), no GPU is a

@@ -11,8 +11,8 @@
 #
 # Environment: BUILD_DIR (default build-gpu-suite), CUDA_ARCH (default 90),
 # BENCH_FRAMES (default 200), JOBS (default: all cores), TAR_LOGS=1 (pack the
-# logs into logs.tar.xz), SUITES (default
-# "cuda cuda_host ssim"), PARITY=0 / SANITIZE=0 / BENCH=0 to leave a step out;
+# logs into logs.tar.xz), SUITES (default: VMAF_SUITES_GPU of
+# test/suites.sh), PARITY=0 / SANITIZE=0 / BENCH=0 to leave a step out;
 # FFMPEG7 (default .ffmpeg7/ffmpeg, from test/api/ffmpeg7_build.sh; 0 leaves
 # the FFmpeg step out) and FFMPEG7_BENCH_FRAMES (default 48; the timings in
 # docs/consumers.md come from standalone runs with more), TIME_LIMIT
@@ -26,9 +26,9 @@ BUILD=${BUILD_DIR:-build-gpu-suite}
 ARCH=${CUDA_ARCH:-90}
 JOBS=${JOBS:-$(nproc)}
 FRAMES=${BENCH_FRAMES:-200}
-SUITES=${SUITES:-cuda cuda_host ssim}
-suite_args=()
-for s in $SUITES; do suite_args+=(--suite "$s"); done
+. "$(dirname "$0")/../suites.sh"
+SUITES=${SUITES:-$VMAF_SUITES_GPU}
+mapfile -t suite_args < <(vmaf_suite_args "$SUITES")
 export PATH="/usr/local/cuda/bin:$PATH"
 # On this machine a GPU test that finds no GPU fails instead of skipping.
 export VMAF_TEST_REQUIRE_GPU=1

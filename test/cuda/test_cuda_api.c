@@ -21,7 +21,6 @@
 
 #include "cuda_faults.h"
 #include "cuda_test.h"
-#include "../model/capture.h"
 
 #include "cuda/cuda_internal.h"
 #include "cuda/cuda_state.h"
@@ -229,9 +228,9 @@ static void twin_with_gpumask(void)
     vmaf_picture_ref(&r, &ref[0]);
     vmaf_picture_ref(&d, &dist[0]);
     Capture cap;
-    capture_begin(&cap);
+    capture_start(&cap);
     const int err = vmaf_read_pictures(ctx, &r, &d, 0);
-    capture_end(&cap);
+    capture_stop(&cap);
     CHECK(err == -ENODEV && capture_lines(&cap) == 1 && strstr(cap.text, "gpumask"),
           "%s: %d, log: %s", what, err, cap.text);
     vmaf_close(ctx);
@@ -339,24 +338,24 @@ static void failure_is_one_line(void)
         CHECK(!err, "%s: frame %u before the failure (%d)", what, f, err);
     }
     Capture cap;
-    capture_begin(&cap);
+    capture_start(&cap);
     VmafPicture r, d;
     vmaf_picture_ref(&r, &ref[bad]);
     vmaf_picture_ref(&d, &dist[bad]);
     err = vmaf_read_pictures(ctx, &r, &d, bad);
-    capture_end(&cap);
+    capture_stop(&cap);
     cuda_fault_submit_at(-1);
     CHECK(err == -EIO, "%s: the failed frame gave %d, want -EIO", what, err);
     CHECK(capture_lines(&cap) == 1 && strstr(cap.text, "float_ssim_cuda: frame 2:") &&
               strstr(cap.text, "launching the SSIM kernels"),
           "%s: want one line naming float_ssim_cuda and frame 2, log: %s", what, cap.text);
 
-    capture_begin(&cap);
+    capture_start(&cap);
     vmaf_picture_ref(&r, &ref[bad + 1]);
     vmaf_picture_ref(&d, &dist[bad + 1]);
     const int again = vmaf_read_pictures(ctx, &r, &d, bad + 1);
     const int flushed = vmaf_read_pictures(ctx, NULL, NULL, 0);
-    capture_end(&cap);
+    capture_stop(&cap);
     CHECK(again == err && flushed == err && capture_lines(&cap) == 2 &&
               strstr(cap.text, "frame 3: refused, the context stopped at an earlier failure") &&
               strstr(cap.text, "flush: refused") && !strstr(cap.text, "launching"),
@@ -377,21 +376,21 @@ static void start_failure_is_one_line(void)
     vmaf_picture_ref(&r, &ref[0]);
     vmaf_picture_ref(&d, &dist[0]);
     Capture cap;
-    capture_begin(&cap);
+    capture_start(&cap);
     const int err = vmaf_read_pictures(ctx, &r, &d, 5);
-    capture_end(&cap);
+    capture_stop(&cap);
     cuda_fault_allocations(-1);
     CHECK(err == -ENOMEM && capture_lines(&cap) == 1 &&
               strstr(cap.text, "float_ssim_cuda: frame 5: allocating device buffers failed"),
           "%s: gave %d, want -ENOMEM and one line naming float_ssim_cuda and frame 5; log: %s",
           what, err, cap.text);
-    capture_begin(&cap);
+    capture_start(&cap);
     vmaf_picture_ref(&r, &ref[1]);
     vmaf_picture_ref(&d, &dist[1]);
     const int again = vmaf_read_pictures(ctx, &r, &d, 6);
     const int flushed = vmaf_read_pictures(ctx, NULL, NULL, 0);
     vmaf_close(ctx);
-    capture_end(&cap);
+    capture_stop(&cap);
     CHECK(again == err && flushed == err && capture_lines(&cap) == 2 &&
               strstr(cap.text, "frame 6: refused") && strstr(cap.text, "flush: refused"),
           "%s: later calls gave %d and %d (want %d) and logged: %s", what, again, flushed, err,
@@ -432,9 +431,9 @@ static void pool_picture_outside(enum VmafCudaPicturePreallocationMethod m, cons
     }
     p[1].stride[0] *= 2;
     Capture cap;
-    capture_begin(&cap);
+    capture_start(&cap);
     err = vmaf_read_pictures(ctx, &p[0], &p[1], 0);
-    capture_end(&cap);
+    capture_stop(&cap);
     CHECK(err == -EINVAL && capture_lines(&cap) == 1 &&
               strstr(cap.text, "frame 0: the distorted picture's luma plane") &&
               strstr(cap.text, "does not fit its memory"),
@@ -530,9 +529,9 @@ static void import_after_start(void)
     const int init = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){0});
     CHECK(!init, "%s: vmaf_cuda_state_init (%d)", what, init);
     Capture cap;
-    capture_begin(&cap);
+    capture_start(&cap);
     const int err = init ? -EINVAL : vmaf_cuda_import_state(ctx, cu);
-    capture_end(&cap);
+    capture_stop(&cap);
     CHECK(err == -EINVAL && capture_lines(&cap) == 1, "%s: gave %d, want -EINVAL and one line: %s",
           what, err, cap.text);
     for (unsigned f = 1; f < FRAMES; f++) {
@@ -554,9 +553,9 @@ static void bad_device_variable(void)
         setenv("VMAF_CUDA_DEVICE", bad[i], 1);
         VmafCudaState *cu = NULL;
         Capture cap;
-        capture_begin(&cap);
+        capture_start(&cap);
         const int err = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){0});
-        capture_end(&cap);
+        capture_stop(&cap);
         CHECK(err == -EINVAL && !cu && capture_lines(&cap) == 1 &&
                   strstr(cap.text, "VMAF_CUDA_DEVICE="),
               "VMAF_CUDA_DEVICE=%s: gave %d (state %p), want -EINVAL and one line: %s", bad[i],
@@ -588,7 +587,7 @@ static void pool_back_after_failure(bool at_collect)
               : read_pool_frames(ctx, VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE, bad,
                                  "frame", what);
     Capture cap;
-    capture_begin(&cap);
+    capture_start(&cap);
     if (!at_collect) {
         cuda_fault_submit_at(bad);
         VmafPicture p[2];
@@ -608,14 +607,14 @@ static void pool_back_after_failure(bool at_collect)
         }
         cuda_fault_harvest_at(-1);
     }
-    capture_end(&cap);
+    capture_stop(&cap);
     CHECK(err == -EIO, "%s: the failed frame gave %d, want -EIO; log: %s", what, err, cap.text);
     VmafPicture all[VMAF_CUDA_POOL_PICTURES];
     unsigned got = 0;
-    capture_begin(&cap);
+    capture_start(&cap);
     while (got < VMAF_CUDA_POOL_PICTURES && !vmaf_cuda_fetch_preallocated_picture(ctx, &all[got]))
         got++;
-    capture_end(&cap);
+    capture_stop(&cap);
     CHECK(got == VMAF_CUDA_POOL_PICTURES,
           "%s: %u of the pool's %d pictures could be fetched before the flush; log: %s", what,
           got, VMAF_CUDA_POOL_PICTURES, cap.text);
@@ -623,17 +622,17 @@ static void pool_back_after_failure(bool at_collect)
      * -EBUSY with its line, not the context's earlier error again, unsaid. */
     if (got == VMAF_CUDA_POOL_PICTURES) {
         VmafPicture extra;
-        capture_begin(&cap);
+        capture_start(&cap);
         const int e = vmaf_cuda_fetch_preallocated_picture(ctx, &extra);
-        capture_end(&cap);
+        capture_stop(&cap);
         CHECK(e == -EBUSY && capture_lines(&cap) == 1 && strstr(cap.text, "held by the caller"),
               "%s: a fetch from a pool the caller holds gave %d; log: %s", what, e, cap.text);
     }
     for (unsigned i = 0; i < got; i++)
         vmaf_picture_unref(&all[i]);
-    capture_begin(&cap);
+    capture_start(&cap);
     CHECK(vmaf_read_pictures(ctx, NULL, NULL, 0) == -EIO, "%s: the flush keeps the error", what);
-    capture_end(&cap);
+    capture_stop(&cap);
     vmaf_close(ctx);
 }
 
@@ -699,9 +698,9 @@ static void foreign_pool_pictures(void)
             if (err)
                 break;
             Capture cap;
-            capture_begin(&cap);
+            capture_start(&cap);
             const int e = vmaf_read_pictures(other[k], &cur[0], &cur[1], 0);
-            capture_end(&cap);
+            capture_stop(&cap);
             const char *want = k && device ? "no CUDA state" : "another context's";
             CHECK(e == -EINVAL && strstr(cap.text, want), "%s, %s: %d, log: %s", what,
                   k ? "no CUDA state" : "another state", e, cap.text);
@@ -986,7 +985,7 @@ static int kernel_fault(void)
     void *const nowhere = (void *)(uintptr_t)0x1000;
     int rc[FRAMES + 1], first = -1;
     Capture cap;
-    capture_begin(&cap);
+    capture_start(&cap);
     for (unsigned f = 0; f < FRAMES; f++) {
         VmafPicture p[2];
         for (int i = 0; i < 2; i++) {
@@ -1003,7 +1002,7 @@ static int kernel_fault(void)
     if (first < 0 && rc[FRAMES])
         first = FRAMES;
     vmaf_close(ctx);
-    capture_end(&cap);
+    capture_stop(&cap);
     alarm(0);
     CHECK(first >= 0 && rc[first] == -EIO, "%s: the first failure gave %d, want -EIO", what,
           first >= 0 ? rc[first] : 0);
@@ -1033,8 +1032,8 @@ static int kernel_fault(void)
           what, later, said, refused, other, cap.text);
     printf("%s: first failure at call %d (of %d reads and a flush), %d line(s) naming it, %d "
            "refusals\n", what, first, FRAMES, said, refused);
-    printf("test_cuda_api fault: %s\n", failures ? "FAILED" : "ok");
-    return failures ? 1 : 0;
+    printf("test_cuda_api fault: %s\n", check_failures ? "FAILED" : "ok");
+    return check_failures ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -1175,6 +1174,6 @@ int main(int argc, char **argv)
         vmaf_picture_unref(&ref[f]);
         vmaf_picture_unref(&dist[f]);
     }
-    printf("test_cuda_api: %s\n", failures ? "FAILED" : "ok");
-    return failures ? 1 : 0;
+    printf("test_cuda_api: %s\n", check_failures ? "FAILED" : "ok");
+    return check_failures ? 1 : 0;
 }

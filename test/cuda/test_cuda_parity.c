@@ -720,6 +720,6 @@ int main(int argc, char **argv)
 
     vmaf_cuda_state_free(cu);
     printf("test_cuda_parity (seed 0x%llx): %d checks, %d failed\n", (unsigned long long)seed,
-           checks, failures);
-    return failures ? 1 : 0;
+           check_count, check_failures);
+    return check_failures ? 1 : 0;
 }

@@ -318,7 +318,7 @@ int main(int argc, char **argv)
                cases, used_twin);
     }
     CHECK(twins > 0, "no device twin in the registry of a CUDA build");
-    printf("test_cuda_twins (seed 0x%" PRIx64 "): %d checks, %d failed\n", seed, checks,
-           failures);
-    return failures ? 1 : 0;
+    printf("test_cuda_twins (seed 0x%" PRIx64 "): %d checks, %d failed\n", seed, check_count,
+           check_failures);
+    return check_failures ? 1 : 0;
 }

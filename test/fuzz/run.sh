@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs each of the vmaf tool's libFuzzer harnesses for a while, starting from
-# its seed corpus (copied to a scratch folder, so the source tree stays clean).
+# its seeds (seeds.sh copies them to a scratch folder, so the source tree
+# stays clean).
 #   test/fuzz/run.sh BUILD_DIR [SECONDS_PER_HARNESS]   (default 60)
 # BUILD_DIR is configured with: CC=clang meson setup BUILD_DIR -Dfuzz=true
 #   -Db_sanitize=address,undefined -Db_lundef=false
@@ -19,9 +20,8 @@ for h in fuzz_y4m fuzz_yuv fuzz_cli_args; do
         status=1
         continue
     fi
-    mkdir -p "$scratch/$h/corpus" "$scratch/$h/artifacts"
-    cp "$src/corpus/$h/"* "$scratch/$h/corpus/"
-    chmod -R u+w "$scratch/$h"
+    mkdir -p "$scratch/$h/artifacts"
+    sh "$src/seeds.sh" "$h" "$scratch/$h/corpus"
     if "$exe" -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
         -artifact_prefix="$scratch/$h/artifacts/" "$scratch/$h/corpus" > "$scratch/$h/log" 2>&1; then
         echo "$h: ok ($(grep -E '^stat::number_of_executed_units' "$scratch/$h/log" | awk '{print $2}') runs in ${secs}s)"

@@ -10,7 +10,6 @@
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/model.h"
 
-#include "capture.h"
 #include "check.h"
 #include "feature/feature_collector.h"
 #include "log.h"
@@ -25,9 +24,9 @@ static void same(const char *what, double got, double want)
 /* vmaf_score_at_index, with what it logs captured in c. */
 static int score_logged(VmafContext *v, VmafModel *m, unsigned index, double *s, Capture *c)
 {
-    capture_begin(c);
+    capture_start(c);
     const int err = vmaf_score_at_index(v, m, s, index);
-    capture_end(c);
+    capture_stop(c);
     return err;
 }
 
@@ -143,9 +142,9 @@ static void test_builtin_and_flags(void)
     /* v already holds vmaf_v0.6.1's score "vmaf" at frame 0: another model
      * of that name must not replace it. */
     Capture cc;
-    capture_begin(&cc);
+    capture_start(&cc);
     int clash = vmaf_score_at_index(v, m, &s, 0);
-    capture_end(&cc);
+    capture_stop(&cc);
     CHECK(clash == -EINVAL && strstr(cc.text, "already has another score named vmaf"),
           "a second model named vmaf on one context: %d, log: %s", clash, cc.text);
     CHECK(!vmaf_feature_score_at_index(v, "vmaf", &s, 0), "first score kept");
@@ -167,14 +166,14 @@ static void test_builtin_and_flags(void)
     vmaf_close(vb);
 
     Capture c;
-    capture_begin(&c);
+    capture_start(&c);
     int e1 = vmaf_model_load(&m, NULL, "vmaf_v9");
     int e2 = vmaf_model_load(&m, NULL, "vmaf_b_v0.6.3");
     int e3 = vmaf_model_collection_load(&m, &mc, NULL, "vmaf_v0.6.1");
     cfg = (VmafModelConfig){.name = ""};
     int e4 = vmaf_model_load(&m, &cfg, "vmaf_v0.6.1");
     int e5 = vmaf_model_load(NULL, NULL, "vmaf_v0.6.1");
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(e1 == -EINVAL && e2 == -EINVAL && e3 == -EINVAL && e4 == -EINVAL && e5 == -EINVAL,
           "bad loads: %d %d %d %d %d", e1, e2, e3, e4, e5);
     /* The wrong kind (e2, e3) is a warning, below the context's level. */
@@ -207,9 +206,9 @@ static void test_overload(void)
     for (int i = 0; i < 3; i++) {
         d = NULL;
         vmaf_feature_dictionary_set(&d, bad[i][1], bad[i][2]);
-        capture_begin(&c);
+        capture_start(&c);
         const int err = vmaf_model_feature_overload(m, bad[i][0], d);
-        capture_end(&c);
+        capture_stop(&c);
         CHECK(err == -EINVAL && capture_lines(&c) == 1 && strstr(c.text, bad[i][1 + (i == 2 ? -1 : 0)]),
               "overload %s %s=%s: %d, log: %s", bad[i][0], bad[i][1], bad[i][2], err, c.text);
         CHECK(!strcmp(vmaf_dict_get(m->feature[0].opts, "scale"), "1"), "model changed");
@@ -246,9 +245,9 @@ static void test_overload(void)
     CHECK(motion == 1 && vif == 4, "extractor names: motion %u of 1, vif %u of 4", motion, vif);
     d = NULL;
     vmaf_feature_dictionary_set(&d, "vif_enhn_gain_limit", "1.5");
-    capture_begin(&c);
+    capture_start(&c);
     const int wrong = vmaf_model_feature_overload(m, "float_vif", d);
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(wrong == -EINVAL, "float_vif on a model of integer features: %d", wrong);
     vmaf_model_destroy(m);
 
@@ -530,9 +529,9 @@ static void test_option_names(void)
     /* A value that is no number is refused, the model unchanged. */
     d = NULL;
     vmaf_feature_dictionary_set(&d, "adm_norm_view_dist", "far");
-    capture_begin(&c);
+    capture_start(&c);
     err = vmaf_model_feature_overload(m, "integer_adm2", d);
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(err == -EINVAL && strstr(c.text, "adm_norm_view_dist") &&
               !strcmp(m->feature[0].lookup, "integer_adm2_egl_1_nvd_1.5_rdh_2160"),
           "bad value: %d, log: %s", err, c.text);
@@ -545,9 +544,9 @@ static void test_option_names(void)
                        "\"norm_type\": \"none\", \"model\": \"svm_type epsilon_svr\\n"
                        "kernel_type linear\\nnr_class 2\\ntotal_sv 1\\nrho 0\\nSV\\n1 1:1\\n\"}}";
     m = NULL;
-    capture_begin(&c);
+    capture_start(&c);
     err = vmaf_model_load_from_buffer(&m, NULL, json, strlen(json), "test model");
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(err == -EINVAL && !m && strstr(c.text, "feature_opts_dicts[0]") &&
               strstr(c.text, "my_feature"),
           "options of an unknown feature: %d, log: %s", err, c.text);
@@ -598,10 +597,10 @@ static void test_imported_model_scores(void)
         CHECK(!vmaf_import_feature_score(v, "vmaf", 50.0 + i, i), "import");
     Capture c;
     double s = 0, mean = 0;
-    capture_begin(&c);
+    capture_start(&c);
     const int e1 = vmaf_score_at_index(v, m, &s, 1);
     const int e2 = vmaf_score_pooled(v, m, VMAF_POOL_METHOD_MEAN, &mean, 0, 2);
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(!e1 && !e2 && capture_lines(&c) == 0, "imported model scores: %d %d, log: %s", e1, e2,
           c.text);
     same("imported model score", s, 51.0);
@@ -641,9 +640,9 @@ static void test_collection_overload_atomic(void)
     VmafFeatureDictionary *d = NULL;
     vmaf_feature_dictionary_set(&d, "adm_ref_display_height", "1080");
     Capture c;
-    capture_begin(&c);
+    capture_start(&c);
     int err = vmaf_model_collection_feature_overload(m, &mc, "adm", d);
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(err == -EINVAL && strstr(c.text, "3240"), "overload refused: %d, log: %s", err,
           c.text);
     /* m is member "0", mc->model[] holds "1" and "2". */
@@ -827,6 +826,5 @@ int main(void)
     test_name_copied();
     test_null_transform_keys();
     test_svm_metadata_lines();
-    printf("model api: %d failures\n", fails);
-    return fails ? 1 : 0;
+    return check_result("model api");
 }

@@ -20,7 +20,6 @@
 #include "libvmaf/libvmaf_cuda.h"
 #include "libvmaf/model.h"
 
-#include "capture.h"
 #include "check.h"
 #include "context.h"
 #include "model/model_internal.h"
@@ -222,18 +221,18 @@ static void test_end_to_end(void)
 
     /* Features are chosen before the first picture; later is one error. */
     Capture late;
-    capture_begin(&late);
+    capture_start(&late);
     const int err_late = vmaf_use_features_from_model(v, lin);
-    capture_end(&late);
+    capture_stop(&late);
     CHECK(err_late == -EINVAL && capture_lines(&late) == 1 && strstr(late.text, "ssim_lin"),
           "model used after the first picture: %d, log: %s", err_late, late.text);
 
     /* A frame that was never read has no features: an error, not a score. */
     Capture c;
-    capture_begin(&c);
+    capture_start(&c);
     double s;
     const int err = vmaf_score_at_index(v, rbf, &s, n + 5);
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(err == -EINVAL && strstr(c.text, "float_ssim") && capture_lines(&c) == 1,
           "score beyond the last frame: %d, log: %s", err, c.text);
 
@@ -250,9 +249,9 @@ static void test_option_conflict(void)
     VmafModel *s2 = load("ssim_scale2.json", "s2");
     CHECK(!vmaf_use_features_from_model(v, rbf), "use rbf");
     Capture c;
-    capture_begin(&c);
+    capture_start(&c);
     const int err = vmaf_use_features_from_model(v, s2);
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(err == -EINVAL && strstr(c.text, "float_ssim") && capture_lines(&c) == 1,
           "conflicting options: %d, log: %s", err, c.text);
     CHECK(v->req_cnt == 1, "the refused model changed the requests: %u", v->req_cnt);
@@ -264,9 +263,9 @@ static void test_option_conflict(void)
      * for float_ssim, 3 for float_ssim_l): refused, nothing requested. */
     v = context();
     VmafModel *self = load("ssim_self_conflict.json", NULL);
-    capture_begin(&c);
+    capture_start(&c);
     const int err_self = vmaf_use_features_from_model(v, self);
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(err_self == -EINVAL && strstr(c.text, "scale=2") && strstr(c.text, "scale=3") &&
               capture_lines(&c) == 1,
           "conflicting options in one model: %d, log: %s", err_self, c.text);
@@ -277,9 +276,9 @@ static void test_option_conflict(void)
     /* An invalid option value in the model is refused when used, not at load. */
     v = context();
     VmafModel *bad = load("ssim_bad_option.json", NULL);
-    capture_begin(&c);
+    capture_start(&c);
     const int err2 = bad ? vmaf_use_features_from_model(v, bad) : -1;
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(err2 == -EINVAL && strstr(c.text, "scale") && capture_lines(&c) == 1,
           "bad option: %d, log: %s", err2, c.text);
     CHECK(v->req_cnt == 0, "a refused model left %u requests", v->req_cnt);
@@ -351,9 +350,9 @@ static void test_missing(void)
     Capture c;
     VmafContext *v = context();
     VmafModel *m = load("ssim_plus_missing.json", NULL);
-    capture_begin(&c);
+    capture_start(&c);
     int err = m ? vmaf_use_features_from_model(v, m) : -1;
-    capture_end(&c);
+    capture_stop(&c);
     expect_missing("ssim_plus_missing", v, err, &c, missing, present);
     vmaf_model_destroy(m);
     vmaf_close(v);
@@ -394,7 +393,7 @@ static void test_feature_order(void)
               "order %s: float_ssim without enable_lcs", order[k]);
         const unsigned n = score_vector(v);
         for (unsigned i = 0; i < n; i++) {
-            double a, b, s;
+            double a = 0, b = 0, s = 0;
             CHECK(!vmaf_feature_score_at_index(v, "float_ssim", &a, i) &&
                       !vmaf_feature_score_at_index(v, "float_ssim_l", &b, i),
                   "features of frame %u (order %s)", i, order[k]);
@@ -410,9 +409,9 @@ static void test_feature_order(void)
         VmafContext *v = context();
         VmafModel *m = sum_model("off", order[k], "{\"enable_lcs\": false}, {}", "1:1 2:1");
         Capture c;
-        capture_begin(&c);
+        capture_start(&c);
         const int err = m ? vmaf_use_features_from_model(v, m) : -1;
-        capture_end(&c);
+        capture_stop(&c);
         CHECK(err == -EINVAL && strstr(c.text, "enable_lcs") && strstr(c.text, "off") &&
                   v->req_cnt == 0,
               "enable_lcs=false with float_ssim_l (order %s): %d, log: %s", order[k], err,
@@ -429,18 +428,18 @@ static void test_score_name_collision(void)
     VmafContext *v = context();
     VmafModel *m = sum_model("float_ssim_l", "\"float_ssim\"", NULL, "1:1");
     Capture c;
-    capture_begin(&c);
+    capture_start(&c);
     int err = m ? vmaf_use_features_from_model(v, m) : -1;
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(err == -EINVAL && strstr(c.text, "float_ssim_l") && strstr(c.text, "float_ssim") &&
               v->req_cnt == 0,
           "model named like an extractor's feature: %d, log: %s", err, c.text);
     vmaf_model_destroy(m);
 
     m = sum_model("x", "\"x\"", NULL, "1:1");
-    capture_begin(&c);
+    capture_start(&c);
     err = m ? vmaf_use_features_from_model(v, m) : -1;
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(err == -EINVAL && strstr(c.text, "feature x of model x"),
           "model named like its own feature: %d, log: %s", err, c.text);
     vmaf_model_destroy(m);
@@ -455,9 +454,9 @@ static void test_score_name_collision(void)
     CHECK(a && !vmaf_use_features_from_model(v, a), "first model a");
     CHECK(a && !vmaf_use_features_from_model(v, a), "model a again");
     const unsigned reqs = v->req_cnt;
-    capture_begin(&c);
+    capture_start(&c);
     err = a2 ? vmaf_use_features_from_model(v, a2) : -1;
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(err == -EINVAL && strstr(c.text, "score a is already the score of model a") &&
               v->req_cnt == reqs,
           "second model named a: %d, log: %s", err, c.text);
@@ -468,9 +467,9 @@ static void test_score_name_collision(void)
     VmafModelConfig ccfg = {.name = "c"};
     CHECK(cb && !vmaf_use_features_from_model(v, cb), "model c_bagging");
     CHECK(!vmaf_model_collection_load(&head, &mc, &ccfg, "vmaf_b_v0.6.3"), "collection c");
-    capture_begin(&c);
+    capture_start(&c);
     err = mc ? vmaf_use_features_from_model_collection(v, mc) : -1;
-    capture_end(&c);
+    capture_stop(&c);
     CHECK(err == -EINVAL && strstr(c.text, "score c_bagging is already the score of model "
                                            "c_bagging"),
           "collection c after model c_bagging: %d, log: %s", err, c.text);
@@ -497,6 +496,5 @@ int main(int argc, char **argv)
     test_missing();
     test_feature_order();
     test_score_name_collision();
-    printf("dispatch: %d failures\n", fails);
-    return fails ? 1 : 0;
+    return check_result("dispatch");
 }

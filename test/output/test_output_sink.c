@@ -29,16 +29,6 @@
         out_;                                                                            \
     })
 
-#define CHECK_STR(got, want)                                                             \
-    do {                                                                                 \
-        const char *g_ = (got), *w_ = (want);                                            \
-        if (strcmp(g_, w_)) {                                                            \
-            fprintf(stderr, "%s:%d: got \"%s\", expected \"%s\"\n", __FILE__, __LINE__,  \
-                    g_, w_);                                                             \
-            check_failures++;                                                            \
-        }                                                                                \
-    } while (0)
-
 static void test_score_format(void)
 {
     const char *good[] = { "%.6f", "%.17g", "%e", "%f", "%g", "%.f", "%+08.3f", "%#.0e",

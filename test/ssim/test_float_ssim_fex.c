@@ -11,24 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "dict.h"
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "feature/ssim/ssim.h"
 
 extern const VmafFeatureExtractor vmaf_fex_float_ssim;
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fprintf(stderr, "\n");                                                         \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
 
 static const VmafOption *option(const char *name)
 {
@@ -253,8 +242,8 @@ int main(void)
     refusals();
     outputs();
     extract_checks();
-    if (failures) {
-        printf("%d check(s) failed\n", failures);
+    if (check_failures) {
+        printf("%d check(s) failed\n", check_failures);
         return 1;
     }
     printf("float_ssim extractor checks passed\n");

@@ -21,21 +21,10 @@
 
 #include <time.h>
 
+#include "check.h"
 #include "feature/ssim/ssim.h"
 #include "feature/ssim/ssim_geometry.h"
 #include "feature/ssim/ssim_kernels.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                           \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fprintf(stderr, "\n");                                                         \
-            failures++;                                                                    \
-        }                                                                                  \
-    } while (0)
 
 /* ---- random numbers (xorshift64*) ------------------------------------------ */
 
@@ -268,7 +257,7 @@ static int compare_one(const Pic *r, const Pic *d, int scale, const char *what)
     unsigned W, H, W2, H2;
     float *pr = plain_plane(r->data, r->stride, r->bpc, r->w, r->h, s, &W, &H);
     float *pd = plain_plane(d->data, d->stride, d->bpc, d->w, d->h, s, &W2, &H2);
-    int bad = failures;
+    int bad = check_failures;
 
     /* plane conversion / decimation */
     float *opt = malloc(sizeof(float) * W * H);
@@ -307,7 +296,7 @@ static int compare_one(const Pic *r, const Pic *d, int scale, const char *what)
     }
     free(pr);
     free(pd);
-    return failures == bad;
+    return check_failures == bad;
 }
 
 static void random_pairs(int rounds)
@@ -615,10 +604,10 @@ static void kernels_vs_c(void)
         const VmafSsimKernels *k = vmaf_ssim_kernels_get(i);
         if (!k)
             continue;
-        const int before = failures;
+        const int before = check_failures;
         kernels_one(c, k);
         printf("kernels %s vs c, function by function: %s\n", k->name,
-               failures == before ? "bit-exact" : "MISMATCH");
+               check_failures == before ? "bit-exact" : "MISMATCH");
     }
 }
 
@@ -719,17 +708,17 @@ int main(int argc, char **argv)
         }
         CHECK(!err, "selecting kernels #%d: %d", k, err);
         printf("kernels %s:\n", vmaf_ssim_kernels_name());
-        const int before = failures;
+        const int before = check_failures;
         rng_state = seed ? seed : 1;
         special_pairs();
         large_scale();
         random_pairs(300);
         printf("kernels %s: %s\n", vmaf_ssim_kernels_name(),
-               failures == before ? "bit-exact" : "MISMATCH");
+               check_failures == before ? "bit-exact" : "MISMATCH");
     }
     vmaf_ssim_kernels_select(-1);
-    if (failures) {
-        printf("%d check(s) failed (seed %" PRIu64 ")\n", failures, seed);
+    if (check_failures) {
+        printf("%d check(s) failed (seed %" PRIu64 ")\n", check_failures, seed);
         return 1;
     }
     printf("all numerics checks passed\n");

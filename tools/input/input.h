@@ -107,6 +107,11 @@ uint64_t input_frame_bytes(enum VmafPixelFormat fmt, unsigned bpc, unsigned w, u
 
 const char *input_pix_fmt_name(enum VmafPixelFormat fmt);
 
+/* The bit depths the tool reads (-b, raw YUV), said as INPUT_BPC_LIST: the
+ * library's, for every feature it has. */
+#define INPUT_BPC_LIST "8, 10, 12 or 16"
+bool input_bpc_supported(unsigned bpc);
+
 /* `path` for a message: whole when it has at most INPUT_PATH_SHOWN bytes,
  * else its start, "..." and its end (the file name), INPUT_PATH_SHOWN bytes
  * in all, cut between UTF-8 characters. Returns buf. */

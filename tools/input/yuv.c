@@ -13,9 +13,9 @@ static int yuv_open(InputContext *ctx, const InputRawParams *raw)
     if (!raw->w || !raw->h || raw->w > INPUT_MAX_DIM || raw->h > INPUT_MAX_DIM)
         return input_set_error(ctx, -EINVAL, "bad raw YUV size (%s, %ux%u): width and height "
                                "must be 1 to %u", ctx->path, raw->w, raw->h, INPUT_MAX_DIM);
-    if (raw->bpc != 8 && raw->bpc != 10 && raw->bpc != 12 && raw->bpc != 16)
-        return input_set_error(ctx, -EINVAL, "bad raw YUV bit depth (%s, %u): use 8, 10, 12 "
-                               "or 16", ctx->path, raw->bpc);
+    if (!input_bpc_supported(raw->bpc))
+        return input_set_error(ctx, -EINVAL, "bad raw YUV bit depth (%s, %u): use "
+                               INPUT_BPC_LIST, ctx->path, raw->bpc);
     if (raw->pix_fmt < VMAF_PIX_FMT_YUV420P || raw->pix_fmt > VMAF_PIX_FMT_YUV400P)
         return input_set_error(ctx, -EINVAL, "bad raw YUV pixel format (%s): use 420, 422, "
                                "444 or 400", ctx->path);

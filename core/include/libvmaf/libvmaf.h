@@ -113,12 +113,30 @@ VMAF_EXPORT int vmaf_use_features_from_model_collection(VmafContext *vmaf,
  *                     already read, or the name is unknown, the call fails
  *                     with -EINVAL before touching it, and the caller frees
  *                     it with vmaf_feature_dictionary_free(), as with
- *                     libvmaf v3.
+ *                     libvmaf v3; likewise for -ENODEV.
  * @return 0 on success, -EINVAL on an unknown name or a bad option,
- *         -ENOMEM when out of memory.
+ *         -ENODEV for a GPU twin of a build without CUDA
+ *         ("float_ssim_cuda"), -ENOMEM when out of memory.
  */
 VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
                                  VmafFeatureDictionary *opts_dict);
+
+/**
+ * What an extractor name stands for, asked without a context (an
+ * extension of this library). Nothing is logged.
+ *
+ * @param name     An extractor name, such as "float_ssim" or "float_ssim_cuda".
+ * @param cpu_name Receives (unless NULL) the name of the CPU extractor whose
+ *                 scores it computes, under whose names they are stored:
+ *                 `name` itself for a CPU extractor, "float_ssim" for its
+ *                 GPU twin "float_ssim_cuda". Static storage.
+ * @return 0 for an extractor of this build; -ENODEV for a GPU twin of a
+ *         build without CUDA (*cpu_name is set all the same), which
+ *         vmaf_use_feature() refuses; -ENOENT for a name no extractor has
+ *         (a feature name such as "float_ssim_l" included); -EINVAL for a
+ *         NULL name.
+ */
+VMAF_EXPORT int vmaf_feature_extractor_info(const char *name, const char **cpu_name);
 
 /**
  * Store an externally computed score for a feature at a frame index.
@@ -254,6 +272,22 @@ VMAF_EXPORT int vmaf_write_output(VmafContext *vmaf, const char *output_path,
 VMAF_EXPORT int vmaf_write_output_with_format(VmafContext *vmaf, const char *output_path,
                                               enum VmafOutputFormat fmt,
                                               const char *score_format);
+
+/**
+ * Whether a report could be written to `output_path` now, asked before a
+ * long run so that a path that cannot work fails at once (an extension of
+ * this library). Makes the checks vmaf_write_output() makes before its
+ * first write: the path (a directory, a socket, a file that is not
+ * writable, a symbolic link that cannot be followed), then, for a regular
+ * file, its directory (missing, not writable, append-only) and the
+ * temporary file beside the target, which is created and removed. A
+ * device or FIFO is only checked for write permission (a FIFO is not
+ * opened). "-" (stdout) is always 0.
+ *
+ * @return 0, or the negative errno vmaf_write_output() would return, with
+ *         one logged line saying why and what to do.
+ */
+VMAF_EXPORT int vmaf_output_path_check(const char *output_path);
 
 /**
  * Receives the library's messages instead of stderr (see

@@ -45,6 +45,19 @@ VMAF_EXPORT int vmaf_model_load(VmafModel **model, VmafModelConfig *cfg,
                                 const char *version);
 
 /**
+ * The built-in models and model collections, one per index from 0 (an
+ * extension of this library), for callers that list them or tell an
+ * unknown version from one that failed to load.
+ *
+ * @param index         0, 1, 2, ...
+ * @param is_collection Receives (unless NULL) 1 for a model collection,
+ *                      loaded with vmaf_model_collection_load(), 0 for a
+ *                      model, loaded with vmaf_model_load().
+ * @return the version name (static storage), or NULL past the last one.
+ */
+VMAF_EXPORT const char *vmaf_model_builtin_version(unsigned index, int *is_collection);
+
+/**
  * Load a model from a JSON model file.
  *
  * The whole file is validated here (keys, types, lengths, finite numbers,

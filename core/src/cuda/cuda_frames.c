@@ -1,7 +1,7 @@
 /*
  * The luma planes of the frames in flight, on the device, for every CUDA
- * extractor of a context (cuda_internal.h, docs/adr/0117-one-upload-for-
- * every-device-extractor.md).
+ * extractor of a context (cuda_internal.h): each frame is uploaded once,
+ * whatever the number of device extractors reading it.
  *
  * A frame takes the next of VMAF_CUDA_FRAMES_IN_FLIGHT places. Host
  * pictures are copied into the place's pinned staging by the CUDA state's
@@ -26,7 +26,7 @@
 #include "log.h"
 #include "picture_pool.h"
 #include "picture_internal.h"
-#include "row_copy.h"
+#include "util/row_copy.h"
 
 #define PLACES VMAF_CUDA_FRAMES_IN_FLIGHT
 

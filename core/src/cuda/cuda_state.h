@@ -95,4 +95,8 @@ struct VmafTeam *vmaf_cuda_copy_team(struct VmafCudaState *s);
 /* An extra reference for objects that outlive the context (picture pools). */
 void vmaf_cuda_state_ref(struct VmafCudaState *s);
 
+/* Frees the pinned host copies kept for reuse (cuda_host_copy.c), as the
+ * state goes: every copy still in use holds a reference to it. */
+void vmaf_cuda_host_copies_free(struct VmafCudaState *s);
+
 #endif /* LIBVMAF_SRC_CUDA_CUDA_STATE_H */

@@ -1,7 +1,6 @@
 /*
  * The CPU's sequential f64 sum on the device (seq_sum_cuda.h; the
- * arithmetic is in seq_sum.h, the design in
- * docs/adr/0110-sequential-sum-on-the-device.md). Five launches:
+ * arithmetic is in seq_sum.h). Five launches:
  *   k_seq_chunk_sums  each chunk's sum in any order: only a guess;
  *   k_seq_guess       their exclusive prefix sums, the binade in which the
  *                     running sum probably enters each chunk;

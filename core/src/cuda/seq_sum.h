@@ -1,7 +1,6 @@
 /*
  * The CPU's sequential f64 sum s = (((0 + t0) + t1) + t2) + ..., reproduced
- * chunk by chunk so that the chunks can be prepared in parallel
- * (docs/adr/0110-sequential-sum-on-the-device.md).
+ * chunk by chunk so that the chunks can be prepared in parallel.
  *
  * Within one binade, [2^e, 2^(e+1)) or its negative, every f64 is m q for
  * an integer m with 2^52 <= |m| < 2^53 and q = 2^(e-52). If s = m q and

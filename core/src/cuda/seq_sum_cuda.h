@@ -1,6 +1,6 @@
 /*
  * The CPU's sequential f64 sum of n terms, computed on the device with the
- * CPU's bits (cuda/seq_sum.h, docs/adr/0110-sequential-sum-on-the-device.md):
+ * CPU's bits (cuda/seq_sum.h):
  * chunks of terms are prepared in parallel and applied one after the other
  * by one warp, and a chunk that cannot be prepared is added term by term.
  */

@@ -414,6 +414,15 @@ int vmaf_model_collection_load_from_path(VmafModel **model, VmafModelCollection 
     return load_path(model, mc, cfg, path);
 }
 
+const char *vmaf_model_builtin_version(unsigned index, int *is_collection)
+{
+    if (index >= vmaf_builtin_model_cnt)
+        return NULL;
+    if (is_collection)
+        *is_collection = vmaf_builtin_models[index].is_collection;
+    return vmaf_builtin_models[index].version;
+}
+
 static const VmafBuiltinModel *find_builtin(const char *version, int collection)
 {
     for (size_t i = 0; i < vmaf_builtin_model_cnt; i++) {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "team.h"
+#include "util/team.h"
 
 struct VmafTeam {
     pthread_mutex_t run_lock; /* one run at a time */

@@ -2,9 +2,9 @@
  * split into equal shares and is over in a fraction of a millisecond (a
  * copy, a read): the caller takes part, the other members sleep between
  * runs, and nothing is allocated per run. Self-contained (pthreads only),
- * so the command line tool compiles it too. */
-#ifndef LIBVMAF_SRC_TEAM_H
-#define LIBVMAF_SRC_TEAM_H
+ * so the command line tool links it too (util/meson.build). */
+#ifndef LIBVMAF_SRC_UTIL_TEAM_H
+#define LIBVMAF_SRC_UTIL_TEAM_H
 
 typedef struct VmafTeam VmafTeam;
 
@@ -32,4 +32,4 @@ void vmaf_team_run(VmafTeam *team, VmafTeamFn fn, void *arg);
 /* Joins the threads and frees team. NULL is a no-op. */
 void vmaf_team_destroy(VmafTeam *team);
 
-#endif /* LIBVMAF_SRC_TEAM_H */
+#endif /* LIBVMAF_SRC_UTIL_TEAM_H */

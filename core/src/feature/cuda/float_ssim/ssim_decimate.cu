@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(256, min_blocks(256, NW == 2 ? 8 : 4))
  * output row, each lane loading one or two of the window's S * S samples
  * (mirrored) and the warp adding them up. (When the lane beside the last
  * vector walked that window itself, its warp waited for memory S times
- * over, and at 4K 8-bit the frame's decimation took 11 us instead of 8.)
+ * over, which slowed the whole frame's decimation.)
  * The sums are exact integers, so their order is free. */
 template <typename P, int S>
 struct DecVec {
@@ -280,7 +280,7 @@ __global__ void __launch_bounds__(256, min_blocks(256, S * (int)sizeof(P) <= 8 ?
  * fl32((p / d) * k) == fl32(p * k) / d when nothing is subnormal, and
  * nothing is. (One thread an output walking its window, as before, issued
  * half again as many instructions and read each row as s scattered bytes
- * across a warp: docs/adr/0111-decimation-by-column-sums.md.) */
+ * across a warp.) */
 constexpr int DC_T = 128;            /* threads of a k_decimate_cols block */
 constexpr int DC_C = 8;              /* columns of a thread: one 8- or 16-byte load */
 constexpr int DC_SPAN = DC_T * DC_C; /* columns of a block */
@@ -472,9 +472,9 @@ __global__ void __launch_bounds__(DC_T, min_blocks(DC_T, sizeof(P) == 1 ? DC_MIN
  * itself; at column 0 it mirrors onto column 0), the other three lie in the
  * lane's own samples, and its last sample goes to lane L + 1. A thread
  * makes two output rows, so four rows' loads are in flight together. (The
- * generic k_decimate took one thread an output, two words a window row:
- * 35 us at 4K 8-bit against 10.5 here, where the 16.6 MB of f32 planes
- * written cost about as much as the 16.6 MB read.) Rows
+ * generic k_decimate takes one thread an output, two words a window row,
+ * several times slower; here the f32 planes written cost about as much as
+ * the samples read.) Rows
  * mirror only at the top (row -1 is row 0); at the bottom and right every
  * window lies inside the picture, odd sizes included (W = w / 2 + (w & 1)).
  * A vector that passes the row's end is read sample by sample. The sums are

@@ -74,7 +74,7 @@ __device__ __forceinline__ double div_d(double a, double b)
  * operands are at least C1 = 6.5 and below 2^18 (samples are below 256),
  * far inside it. Without the check's branch the compiler interleaves the
  * two divisions of a pixel, which it cannot do across the branch and its
- * reconvergence (docs/adr/0107-combine-division.md). The multiply-adds are
+ * reconvergence. The multiply-adds are
  * the algorithm's, not contractions: they sit in one tagged assembly block
  * that the PTX check (test/cuda/check_ptx.sh) admits, seven at a time. A
  * GPU test compares this with __ddiv_rn on random operands beyond the

@@ -64,8 +64,8 @@ cudaError_t launch_tile_shape(const SsimCudaPlan *p, const void *ref, size_t rp,
     const cudaLaunchConfig_t cfg =
         launch_config(p, dim3(p->grid_x, p->grid_y), SH.nt, tile_smem(SH), st, &attr);
     /* The small tiles (the automatic scales) hand the means to a kernel of
-     * their own where PDL lets it start with them: 0.1-0.3 us a frame on
-     * the H200 (ADR 0115). The others keep the last-block counter. */
+     * their own where PDL lets it start with them, which saves a little of
+     * every frame; the others keep the last-block counter. */
     const bool sep = S == 0 && out && !terms && p->pdl;
     cudaError_t e = cudaLaunchKernelEx(&cfg, k_tile<P, NQ, S, false>, (const P *)ref,
                                        rp / sizeof(P), (const P *)dist, dp / sizeof(P), inv_d,

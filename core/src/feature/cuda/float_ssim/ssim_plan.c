@@ -83,12 +83,9 @@ void vmaf_ssim_cuda_plan(SsimCudaPlan *p, unsigned w, unsigned h, unsigned bpc, 
      * and small tiles for small planes, where the time is latency, not
      * work. The decimated planes take tall tiles only where they give
      * every multiprocessor two blocks. Pictures (scale 1) take them from
-     * three quarters of a tile a multiprocessor: measured on the H200
-     * (132 multiprocessors), tall against small tiles at 8 bits, 50 tall
-     * tiles (320x240) 11.9 against 10.1 us, 65 (426x240) 11.6 against
-     * 10.2, 120 (480x360) 11.7 against 13.6, 126 (576x324) 11.9 against
-     * 13.9, 250 (800x450) 16.2 against 22.4; after the decimation, small
-     * tiles won at every such size (640x360 planes: 21.2 against 25.5). */
+     * three quarters of a tile a multiprocessor: below that small tiles
+     * were faster, above it tall ones, and after the decimation small
+     * tiles were faster at every such size. */
     const unsigned Wo = p->W - (SSIM_CUDA_WIN - 1), Ho = p->H - (SSIM_CUDA_WIN - 1);
     const unsigned long long cols = ceil_div(Wo, SSIM_CUDA_TW);
     const unsigned long long chunks = cols * ceil_div(Ho, SSIM_CUDA_CH);

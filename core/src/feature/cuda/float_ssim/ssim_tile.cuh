@@ -149,7 +149,7 @@ template <> struct Quad<uint8_t> {
  * first column is a multiple of 32; a quad past the plane's right edge is
  * read sample by sample, clamped), every load of a thread issued before
  * its first store, so that the block waits on memory once, not once a
- * row (docs/adr/0109-tile-kernel-latency.md). */
+ * row. */
 template <typename P, int IH, int NT>
 __device__ __forceinline__ void stage_quads(const P *__restrict__ r, size_t rp,
                                             const P *__restrict__ d, size_t dp, float inv_d,

@@ -1,12 +1,12 @@
 /* Copies of pitched planes spread over a few threads.
  *
- * One core moves about 6 to 12 GB/s from one buffer in DRAM to another, so
- * a single memcpy of a host picture into pinned staging, not the PCIe
- * upload after it (about 50 GB/s), is what bounds a device extractor fed
- * with ordinary host pictures (docs/adr/0112-parallel-staging-copy.md).
- * The rows are split over the members of a thread team (util/team.h). */
-#ifndef LIBVMAF_SRC_ROW_COPY_H
-#define LIBVMAF_SRC_ROW_COPY_H
+ * One core copies from one buffer in DRAM to another several times slower
+ * than the PCIe upload after it, so a single memcpy of a host picture into
+ * pinned staging is what bounds a device extractor fed with ordinary host
+ * pictures. The rows are split over the members of a thread team
+ * (util/team.h). */
+#ifndef LIBVMAF_SRC_UTIL_ROW_COPY_H
+#define LIBVMAF_SRC_UTIL_ROW_COPY_H
 
 #include <stddef.h>
 
@@ -37,4 +37,4 @@ struct VmafTeam;
  * range (and copies nothing). */
 int vmaf_row_copy(struct VmafTeam *team, const VmafRowCopy *planes, unsigned n);
 
-#endif /* LIBVMAF_SRC_ROW_COPY_H */
+#endif /* LIBVMAF_SRC_UTIL_ROW_COPY_H */

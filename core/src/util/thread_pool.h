@@ -1,8 +1,8 @@
 /* A fixed set of worker threads with a bounded job queue. The bound gives
  * back-pressure: a producer that reads frames faster than they are scored
  * waits instead of holding the whole video in memory. */
-#ifndef LIBVMAF_SRC_THREAD_POOL_H
-#define LIBVMAF_SRC_THREAD_POOL_H
+#ifndef LIBVMAF_SRC_UTIL_THREAD_POOL_H
+#define LIBVMAF_SRC_UTIL_THREAD_POOL_H
 
 typedef struct VmafThreadPool VmafThreadPool;
 
@@ -18,4 +18,4 @@ void vmaf_thread_pool_wait(VmafThreadPool *pool);
 /* Finishes queued jobs, joins the workers, frees the pool. NULL is a no-op. */
 void vmaf_thread_pool_destroy(VmafThreadPool *pool);
 
-#endif /* LIBVMAF_SRC_THREAD_POOL_H */
+#endif /* LIBVMAF_SRC_UTIL_THREAD_POOL_H */

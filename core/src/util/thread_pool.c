@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "thread_pool.h"
+#include "util/thread_pool.h"
 
 typedef struct Job {
     void (*fn)(void *arg);

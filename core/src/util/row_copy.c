@@ -1,7 +1,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "row_copy.h"
+#include "util/row_copy.h"
 #include "util/team.h"
 
 typedef struct Run {

@@ -1,0 +1,18 @@
+# The meson test suites that the scripts run besides a build's whole suite:
+# defined here once, sourced by .ci/run (its sanitizer stages) and by
+# test/cuda/gpu_suite.sh (its SUITES default). A new suite that should run
+# under a sanitizer or on the GPU machine is added here.
+
+# AddressSanitizer + UndefinedBehaviorSanitizer, on a build without CUDA.
+VMAF_SUITES_ASAN="core ssim output model cli api"
+# ThreadSanitizer: the suites that run worker threads (the thread pool and
+# team, frame-parallel scoring, the tool's reader threads, the API contract).
+VMAF_SUITES_TSAN="core ssim cli api"
+# The GPU machine (test/cuda/gpu_suite.sh).
+VMAF_SUITES_GPU="cuda cuda_host ssim"
+
+# Prints "--suite A --suite B ..." for a list such as "$VMAF_SUITES_ASAN",
+# one argument a line (read them with mapfile).
+vmaf_suite_args() {
+    for s in $1; do printf -- '--suite\n%s\n' "$s"; done
+}
