@@ -70,9 +70,7 @@ the golden pooled means; a GPU log must also be the CPU filter's for the
 same input, value for value. The widened yuv444p16le frames are no golden
 input, but their VMAF is the original's, bit for bit (the vmaf tool with
 --precision max agreed on every frame of v01..v11), so those logs are held
-to golden_vmaf.json as well. No subset: every vector, every run above
-(the VMAF section took 19 to 27 s on 2 shared cores with --jobs 2, 35 s
-with --jobs 1; docs/consumers.md has the counts).
+to golden_vmaf.json as well. No subset: every vector, every run above.
 
 Without a usable GPU the GPU checks are reported as skipped (failed with
 VMAF_TEST_REQUIRE_GPU=1). Ends with "N passed, N failed, N skipped"; exit

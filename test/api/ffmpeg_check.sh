@@ -7,7 +7,7 @@
 # models at once (vmaf_v0.6.1 and vmaf_v0.6.1neg): every value of the JSON
 # log at its %.6f, and the summary line "VMAF score: %f". This is the
 # check recorded in docs/consumers.md. Not run by CI: it downloads the
-# FFmpeg source package and builds it (about 15 minutes on 2 cores).
+# FFmpeg source package and builds it.
 #
 # usage: test/api/ffmpeg_check.sh            (from the repository root, as root
 #                                             for apt-get; set SKIP_APT=1 when the

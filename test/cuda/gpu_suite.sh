@@ -14,8 +14,7 @@
 # logs into logs.tar.xz), SUITES (default: VMAF_SUITES_GPU of
 # test/suites.sh), PARITY=0 / SANITIZE=0 / BENCH=0 to leave a step out;
 # FFMPEG7 (default .ffmpeg7/ffmpeg, from test/api/ffmpeg7_build.sh; 0 leaves
-# the FFmpeg step out) and FFMPEG7_BENCH_FRAMES (default 48; the timings in
-# docs/consumers.md come from standalone runs with more), TIME_LIMIT
+# the FFmpeg step out) and FFMPEG7_BENCH_FRAMES (default 48), TIME_LIMIT
 # (seconds for the whole run: a step still running then is stopped and
 # marked FAIL(time), later steps are marked skip; set it under a runner's
 # own limit, which would otherwise kill the run before its summary).

@@ -2,7 +2,8 @@
  * The motion numerics: the sum of absolute values of the 5x5-blurred
  * difference of two luma planes, in the integers of the reference's
  * `motion` extractor (libvmaf 3.2), so the sum is exact and equal to its.
- * docs/metrics/vmaf.md, "Motion", says what is computed and why.
+ * docs/metrics/vmaf.md ("Extractors, options, outputs": motion) says what
+ * is computed and why.
  */
 #ifndef LIBVMAF_SRC_FEATURE_MOTION_MOTION_SAD_H
 #define LIBVMAF_SRC_FEATURE_MOTION_MOTION_SAD_H
