@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "feature/vif/vif.h"
+#include "feature/vif/vif_tables.h"
 #include "vif_model.h"
 
 static int failures;
@@ -213,6 +214,7 @@ int main(int argc, char **argv)
 {
     rng = argc > 1 ? strtoull(argv[1], NULL, 0) : 0x9E3779B97F4A7C15ULL;
     printf("seed 0x%016llx\n", (unsigned long long)rng);
+    vmaf_vif_tables_init(); /* the model reads the table directly */
     check_refusals();
     check_layouts();
     /* every side from the smallest to past the single-pixel coarsest scale,

@@ -1,6 +1,7 @@
 /*
- * The integer VIF constants: the checked-in log2 table (written by
- * core/src/feature/vif/gen_vif_tables.py) recomputed the reference's way,
+ * The integer VIF constants: the log2 table expanded from its checked-in
+ * steps (written by core/src/feature/vif/gen_vif_tables.py) recomputed the
+ * reference's way,
  * round(log2f(i) * 2048) with this machine's libm, and the filters' shape
  * (taps summing to 65536, which the exactness of every integer sum relies
  * on; symmetric; the tap counts).
@@ -13,7 +14,8 @@
 
 int main(void)
 {
-    unsigned differ = 0;
+    vmaf_vif_tables_init();
+    unsigned differ = vmaf_vif_log2_table[VIF_LOG2_TABLE_SIZE] != 0;
     for (unsigned k = 0; k < VIF_LOG2_TABLE_SIZE; k++) {
         const unsigned i = VIF_LOG2_FIRST + k;
         const uint16_t want = (uint16_t)round(log2f((float)i) * 2048);

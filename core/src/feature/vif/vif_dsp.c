@@ -6,28 +6,19 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "config.h"
 #include "cpu.h"
 #include "feature/vif/vif_dsp.h"
 #include "feature/vif/vif_x86.h"
 
-uint16_t vmaf_vif_log2_table_z[VIF_LOG2_TABLE_SIZE + 1];
-static pthread_once_t table_z_once = PTHREAD_ONCE_INIT;
-
-static void table_z_fill(void)
-{
-    memcpy(vmaf_vif_log2_table_z, vmaf_vif_log2_table, sizeof(vmaf_vif_log2_table));
-}
-
 void vmaf_vif_dsp_init(VifDsp *dsp, unsigned cpu_flags)
 {
+    vmaf_vif_tables_init();
     *dsp = vmaf_vif_dsp_c;
 #if HAVE_AVX2_KERNELS
     if (!(cpu_flags & VMAF_CPU_FLAG_AVX2))
         return;
-    pthread_once(&table_z_once, table_z_fill);
     vmaf_vif_dsp_init_vfilter_avx2(dsp);
     vmaf_vif_dsp_init_hfilter_avx2(dsp);
     vmaf_vif_dsp_init_stat_avx2(dsp);

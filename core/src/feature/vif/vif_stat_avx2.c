@@ -62,7 +62,7 @@ static inline void put_index(uint64_t *x, __m256d v, __m256i mask)
 
 static inline int32_t sum4(const uint64_t *x)
 {
-    const uint16_t *t = vmaf_vif_log2_table_z;
+    const uint16_t *t = vmaf_vif_log2_table;
     return (t[x[0]] + t[x[1]]) + (t[x[2]] + t[x[3]]);
 }
 

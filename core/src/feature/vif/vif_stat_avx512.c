@@ -57,7 +57,7 @@ static inline void put_index(uint64_t *x, __m512d v, __mmask8 k)
 
 static inline int32_t sum8(const uint64_t *x)
 {
-    const uint16_t *t = vmaf_vif_log2_table_z;
+    const uint16_t *t = vmaf_vif_log2_table;
     return (t[x[0]] + t[x[1]] + t[x[2]] + t[x[3]]) + (t[x[4]] + t[x[5]] + t[x[6]] + t[x[7]]);
 }
 

@@ -15,11 +15,6 @@
 /* The C table: entries fall back to it below their vector width. */
 extern const VifDsp vmaf_vif_dsp_c;
 
-/* vmaf_vif_log2_table with a zero entry appended (index
- * VIF_LOG2_TABLE_SIZE), which lanes without a log term read; filled by
- * vmaf_vif_dsp_init() before it hands out a stat_px that reads it. */
-extern uint16_t vmaf_vif_log2_table_z[VIF_LOG2_TABLE_SIZE + 1];
-
 /* The filters as pairs of taps for 16-bit multiply-add (pmaddwd), whose
  * coefficients must fit int16. Derived from vif_filter; with f and the
  * index constant, the compiler folds them. */
