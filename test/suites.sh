@@ -4,15 +4,22 @@
 # under a sanitizer or on the GPU machine is added here.
 
 # AddressSanitizer + UndefinedBehaviorSanitizer, on a build without CUDA.
-VMAF_SUITES_ASAN="core ssim output model cli api"
+VMAF_SUITES_ASAN="core ssim motion vif adm vmaf checkasm output model cli api"
 # ThreadSanitizer: the suites that run worker threads (the thread pool and
-# team, frame-parallel scoring, the tool's reader threads, the API contract).
-VMAF_SUITES_TSAN="core ssim cli api"
+# team, frame-parallel scoring with the previous frames handed over, the
+# tool's reader threads, the API contract).
+VMAF_SUITES_TSAN="core ssim motion vmaf cli api"
+# Left out of both sanitizer stages: every golden vector through every
+# run (minutes under a sanitizer); the quick parity tests of suite vmaf
+# cover five of the vectors there.
+VMAF_SUITES_NOT_SANITIZED="golden"
 # The GPU machine (test/cuda/gpu_suite.sh).
 VMAF_SUITES_GPU="cuda cuda_host ssim"
 
 # Prints "--suite A --suite B ..." for a list such as "$VMAF_SUITES_ASAN",
-# one argument a line (read them with mapfile).
+# then "--no-suite X" for each of a second list if given, one argument a
+# line (read them with mapfile).
 vmaf_suite_args() {
     for s in $1; do printf -- '--suite\n%s\n' "$s"; done
+    for s in ${2:-}; do printf -- '--no-suite\n%s\n' "$s"; done
 }

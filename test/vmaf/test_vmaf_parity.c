@@ -6,9 +6,10 @@
  * marks inexact (the reference's own overflow) must be finite here.
  *
  * Usage: test_vmaf_parity <golden.json> <vector dir> <model dir>
- *                         [n_threads [simd|c]] [vector id]
+ *                         [n_threads [simd|c]] [vector ids]
  * "c" keeps the run's --cpumask (the C kernels), "simd" clears it: both
- * must give the golden values.
+ * must give the golden values. Vector ids, comma-separated ("v02,v10"),
+ * limit the runs to those vectors (the sanitizer stages' quick subset).
  */
 #include <errno.h>
 #include <math.h>
@@ -224,10 +225,20 @@ static int score_run(const GoldenVector *v, unsigned run, const Setup *s, Tally 
     return err;
 }
 
+/* Whether id is one of the comma-separated ids of list (NULL: all). */
+static bool listed(const char *list, const char *id)
+{
+    const size_t n = strlen(id);
+    for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, id, n) && (p[n] == ',' || p[n] == '\0'))
+            return true;
+    return !list;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: %s golden.json vector_dir model_dir [threads [simd|c]] [id]\n",
+        fprintf(stderr, "usage: %s golden.json vector_dir model_dir [threads [simd|c]] [id,id...]\n",
                 argv[0]);
         return 2;
     }
@@ -241,7 +252,7 @@ int main(int argc, char **argv)
     Tally t = { 0 };
     for (unsigned i = 0; i < golden_vector_count(g); i++) {
         const GoldenVector *v = golden_vector(g, i);
-        if (only && strcmp(only, v->id))
+        if (!listed(only, v->id))
             continue;
         for (unsigned r = 0; r < golden_run_count(v); r++)
             score_run(v, r, &s, &t);
