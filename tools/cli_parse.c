@@ -583,12 +583,13 @@ static int unknown_long(const char *arg, size_t len, char *err, size_t err_sz)
     snprintf(name, sizeof(name), "--%.*s", (int)(len < CLI_MAX_OPTARG ? len : CLI_MAX_OPTARG),
              arg);
     shorten(shown, sizeof(shown), name);
-    /* The reference tool's presets: named, with what can be done today. */
+    /* The reference tool's presets: named, with what can be run today. */
     if ((len == 7 && !strncmp(arg, "aom_ctc", len)) || (len == 8 && !strncmp(arg, "nflx_ctc", len)))
-        return fail(err, err_sz, "vmaf: not supported (%s): the preset also needs PSNR, "
-                    "CAMBI%s and the VMAF models' features, which this build does not have "
-                    "yet; its SSIM part is --feature float_ssim=enable_db=true:clip_db=true",
-                    shown, len == 7 ? ", CIEDE2000, MS-SSIM, PSNR-HVS" : "");
+        return fail(err, err_sz, "vmaf: not supported (%s): the preset also needs PSNR, APSNR%s "
+                    "and CAMBI, which this build does not have yet; its VMAF and SSIM parts "
+                    "are -m version=vmaf_v0.6.1:name=vmaf -m version=vmaf_v0.6.1neg:name=vmaf_neg "
+                    "--feature float_ssim=enable_db=true:clip_db=true",
+                    shown, len == 7 ? ", PSNR-HVS, MS-SSIM, CIEDE2000" : "");
     if (n)
         return fail(err, err_sz, "vmaf: unknown option (%s): options are not abbreviated; "
                     "did you mean %s?", shown, hint);

@@ -101,6 +101,17 @@ class BadInputs(CliTestCase):
             else:
                 expect_error(args + F, status, needle, name)
 
+        # The reference's presets: refused with the metrics still missing,
+        # and the parts that exist today as arguments that run as given.
+        parts = ("-m version=vmaf_v0.6.1:name=vmaf -m version=vmaf_v0.6.1neg:name=vmaf_neg "
+                 "--feature float_ssim=enable_db=true:clip_db=true")
+        for preset, missing in (("aom_ctc", "PSNR-HVS, MS-SSIM, CIEDE2000"), ("nflx_ctc", "APSNR and")):
+            _, _, err = expect_error(["-r", good_r, "-d", good_d, "--" + preset, "v1.0"], "usage",
+                                     missing, "--" + preset)
+            check(parts in err, "--%s: the runnable parts not named: %r" % (preset, err))
+        rc, out, err = run(["-r", good_r, "-d", good_d, "-q"] + parts.split())
+        check(rc == 0 and "vmaf_neg" in out, "the presets' runnable parts: %d %r" % (rc, err))
+
         # Reports: refused before scoring, never half-written, inputs untouched.
         outdir = os.path.join(tmp, "outdir")
         os.mkdir(outdir)
