@@ -6,6 +6,10 @@ reference's (printed %.17g, read back as doubles; --precision max prints
 them round-trip exact), frames must carry the reference's keys in its
 order, and the XML report the same attributes in the same order. The
 built-in default model (no -m) must give the vmaf_v0.6.1 run's scores.
+The reference's probes (option values it refuses or lets pass silently)
+must be refused in one line that names the option; a feature name given
+for its extractor (--feature integer_adm) is this library's extension and
+scores.
 
 usage: test_vmaf_cli.py VMAF GOLDEN VECTOR_DIR MODEL_DIR [--threads N] [--only ID]
 Ends with "N/N checks passed"; exit status 0 when nothing failed.
@@ -82,6 +86,45 @@ def compare_xml(what, run, path):
     check(keys == list(run["frames"][0]), f"{what} XML keys {keys} != {list(run['frames'][0])}")
 
 
+def probe_setting(args):
+    """The --feature or -m argument of a probe."""
+    for i, arg in enumerate(args[:-1]):
+        if arg in ("--feature", "-m"):
+            return args[i + 1]
+    return ""
+
+
+def probe_key(setting):
+    """The option a probe sets ("adm=adm_csf_mode=4" -> adm_csf_mode;
+    "path=x.json:adm.adm_norm_view_dist=1.0" -> adm_norm_view_dist), or None
+    for a bare name."""
+    last = setting.split(":")[-1]
+    if last.count("=") < (2 if ":" not in setting else 1):
+        return None
+    return last.split("=")[-2].split(".")[-1]
+
+
+def check_probes(a, v, out):
+    """The option probes; those of input layouts ('input': the reference
+    crashes on the files as stored) are the golden runs themselves here."""
+    for probe in v.get("probes", []):
+        if "input" in probe:
+            continue
+        args = args_of(probe, a.models)
+        setting = probe_setting(args)
+        key = probe_key(setting)
+        what = f"{v['id']} probe {setting} (reference: {probe['outcome']})"
+        if os.path.exists(out):
+            os.remove(out)
+        rc, se = score(a.vmaf, v, a.vectors, args, out)
+        lines = [l for l in se.splitlines() if l.strip()]
+        if key is None:
+            check(rc == 0, f"{what}: exit {rc}: {se.strip()}")
+        else:
+            check(rc != 0 and len(lines) == 1 and key in se and not os.path.exists(out),
+                  f"{what}: exit {rc}, want a refusal in one line naming {key}: {se!r}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("vmaf")
@@ -113,6 +156,7 @@ def main():
                     rc, se = score(a.vmaf, v, a.vectors, args_of(run, a.models), xml, "--xml")
                     if check(rc == 0, f"{what} (XML): exit {rc}: {se.strip()}"):
                         compare_xml(what, run, xml)
+            check_probes(a, v, out)
     print(f"{checks - len(failures)}/{checks} checks passed")
     return 1 if failures or not checks else 0
 
