@@ -1,7 +1,7 @@
 /* libFuzzer harness for the model loader: any bytes are loaded as a model
  * and as a collection; whatever loads is also used for a prediction, so
  * that a model the loader accepts can never break scoring later.
- * Built with -DFUZZ_MODEL_MAIN it is a plain program that replays files
+ * Built with -DFUZZ_REPLAY_MAIN it is a plain program that replays files
  * (the seed corpus runs this way in every build): a file named broken_*
  * must load neither way, any other at least one way. */
 #include <stddef.h>
@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
 }
 
-#ifdef FUZZ_MODEL_MAIN
+#ifdef FUZZ_REPLAY_MAIN
 int main(int argc, char **argv)
 {
     int n = 0, wrong = 0;
