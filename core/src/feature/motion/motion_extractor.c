@@ -14,19 +14,9 @@
 
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
+#include "feature/motion/motion.h"
 #include "feature/motion/motion_sad.h"
 #include "log.h"
-
-typedef struct MotionOptions {
-    bool force_zero;
-    double blend_factor;
-    double blend_offset;
-    double fps_weight;
-    double max_val;
-    bool five_frame_window;
-    bool moving_average;
-    bool debug;
-} MotionOptions;
 
 typedef struct MotionState {
     MotionOptions opt; /* first: the option table's offsets point into it */
@@ -34,14 +24,10 @@ typedef struct MotionState {
     int32_t *row;
 } MotionState;
 
-#define SAD "VMAF_integer_feature_motion_sad_score"
-#define MOTION "integer_motion"
-#define MOTION2 "integer_motion2"
-#define MOTION3 "integer_motion3"
-
-static const char *const debug_features[] = { MOTION, NULL };
-static const char *const provided_features[] = { SAD, MOTION, MOTION2, MOTION3, NULL };
-static const char *const flushed_features[] = { MOTION2, MOTION3, NULL };
+static const char *const debug_features[] = { MOTION_FEATURE, NULL };
+static const char *const provided_features[] = { MOTION_SAD_FEATURE, MOTION_FEATURE,
+                                                 MOTION2_FEATURE, MOTION3_FEATURE, NULL };
+static const char *const flushed_features[] = { MOTION2_FEATURE, MOTION3_FEATURE, NULL };
 
 #define NAMES VMAF_OPT_FLAG_NAMES_SCORE
 static const VmafOption options[] = {
@@ -73,7 +59,7 @@ static const VmafOption options[] = {
       .help = "motion3 is the mean of this frame's and the previous frame's blended score",
       .type = VMAF_OPT_TYPE_BOOL, .offset = offsetof(MotionOptions, moving_average),
       .def.b = false, .flags = NAMES },
-    { .name = "debug", .help = "also report " MOTION " (the SAD score again)",
+    { .name = "debug", .help = "also report " MOTION_FEATURE " (the SAD score again)",
       .type = VMAF_OPT_TYPE_BOOL, .offset = offsetof(MotionOptions, debug), .def.b = false,
       .flags = VMAF_OPT_FLAG_ADDS_OUTPUTS, .enables = debug_features },
     { NULL },
@@ -91,11 +77,6 @@ static int init(VmafFex *fex)
     return 0;
 }
 
-static double min_d(double a, double b)
-{
-    return a < b ? a : b;
-}
-
 /* The SAD score of one frame against the reference `prev`. */
 static double sad_score(const MotionState *st, const VmafFex *fex, const VmafPicture *prev,
                         const VmafPicture *cur)
@@ -103,9 +84,7 @@ static double sad_score(const MotionState *st, const VmafFex *fex, const VmafPic
     const uint64_t sad = vmaf_motion_sad(st->kernels, prev->data[0], prev->stride[0],
                                          cur->data[0], cur->stride[0], fex->w, fex->h,
                                          fex->bpc, st->row);
-    /* w * h in unsigned arithmetic, then double, as the reference's. */
-    const unsigned pixels = fex->w * fex->h;
-    return min_d((double)sad / 256. / pixels * st->opt.fps_weight, st->opt.max_val);
+    return vmaf_motion_sad_score(&st->opt, sad, fex->w, fex->h);
 }
 
 static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector *fc)
@@ -115,7 +94,7 @@ static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector
     if (err)
         return err;
     double score = 0.;
-    const unsigned back = st->opt.five_frame_window ? 2 : 1;
+    const unsigned back = vmaf_motion_back(&st->opt);
     if (!st->opt.force_zero && frame->index >= back) {
         const VmafPicture *prev = frame->prev_ref[back - 1];
         if (!prev) {
@@ -126,74 +105,13 @@ static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector
         }
         score = sad_score(st, fex, prev, frame->ref);
     }
-    err = vmaf_fex_store(fex, fc, SAD, score, frame->index);
-    if (!err && st->opt.debug)
-        err = vmaf_fex_store(fex, fc, MOTION, score, frame->index);
-    if (err)
-        vmaf_error("motion: frame %u: could not store the scores (%d)", frame->index, err);
-    return err;
-}
-
-static double blend(const MotionOptions *o, double score)
-{
-    return score * o->blend_factor + (1 - o->blend_factor) * min_d(o->blend_offset, score);
-}
-
-/* motion2 of frame i from the stored SADs (n of them, from frame 0 on):
- * the smaller of the SADs on both sides of it, the frame's own where
- * there is no next one. */
-static double motion2_at(const VmafFex *fex, VmafFeatureCollector *fc, unsigned i, unsigned n,
-                         unsigned back)
-{
-    double sad_i = 0., lo, hi;
-    (void)vmaf_fex_load(fex, fc, SAD, &sad_i, i);
-    if (i < back)
-        return 0.;
-    if (i + 1 >= n || vmaf_fex_load(fex, fc, SAD, &hi, i + 1))
-        return sad_i;
-    /* The five-frame window looks one frame further back: frame i - 1. */
-    const unsigned lo_idx = i - (back - 1);
-    if (lo_idx < back)
-        return hi;
-    (void)vmaf_fex_load(fex, fc, SAD, &lo, lo_idx);
-    return lo < hi ? lo : hi;
+    return vmaf_motion_store(fex, &st->opt, fc, score, frame->index, "motion");
 }
 
 static int flush(VmafFex *fex, VmafFeatureCollector *fc)
 {
     const MotionState *st = fex->priv;
-    const MotionOptions *o = &st->opt;
-    const unsigned back = o->five_frame_window ? 2 : 1;
-    /* The frames from 0 up to the first one without a SAD, as the
-     * reference counts them. */
-    unsigned n = 0;
-    double v;
-    while (!vmaf_fex_load(fex, fc, SAD, &v, n))
-        n++;
-    /* Frames before the first comparison get the first blended SAD. */
-    double stamp = 0.;
-    if (n > back && !vmaf_fex_load(fex, fc, SAD, &v, back))
-        stamp = min_d(blend(o, v), o->max_val);
-    double prev = 0.;
-    for (unsigned i = 0; i < n; i++) {
-        const double motion2 = motion2_at(fex, fc, i, n, back);
-        double motion3 = stamp;
-        if (i < back) {
-            prev = stamp;
-        } else {
-            const double processed = min_d(blend(o, motion2), o->max_val);
-            motion3 = o->moving_average ? (processed + prev) / 2.0 : processed;
-            prev = processed;
-        }
-        int err = vmaf_fex_store(fex, fc, MOTION2, motion2, i);
-        if (!err)
-            err = vmaf_fex_store(fex, fc, MOTION3, motion3, i);
-        if (err) {
-            vmaf_error("motion: frame %u: could not store motion2 and motion3 (%d)", i, err);
-            return err;
-        }
-    }
-    return 0;
+    return vmaf_motion_flush_scores(fex, &st->opt, fc, "motion");
 }
 
 static void close_fex(VmafFex *fex)
