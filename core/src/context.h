@@ -57,6 +57,7 @@ struct VmafContext {
      * with VMAF_FEX_FLAG_PREV_REF ([0] the last); host memory. */
     VmafPicture prev_ref[2];
     bool keep_prev_ref;           /* some extractor on the CPU needs them */
+    bool device_temporal;         /* a device twin needs every frame read, in order */
 
     struct VmafThreadPool *pool;  /* CPU workers when cfg.n_threads > 0 */
     pthread_mutex_t lock;         /* guards inst_busy and err */

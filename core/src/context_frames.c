@@ -333,9 +333,10 @@ static int mark_read(VmafContext *vmaf, unsigned index)
 }
 
 /* The device extractors' part of a frame: room in each, one upload for
- * all, each one's kernels. A failure was logged by what failed. */
+ * all, each one's kernels; a frame n_subsample leaves out goes to the
+ * temporal ones only (`kept` false). A failure was logged by what failed. */
 static int submit_devices(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture *dist,
-                          unsigned index)
+                          unsigned index, bool kept)
 {
     /* Room in every device extractor first: the place the pair goes to on
      * the device may still hold a frame one of them reads. */
@@ -355,7 +356,7 @@ static int submit_devices(VmafContext *vmaf, const VmafPicture *ref, const VmafP
         VmafFeatureRequest *r = &vmaf->req[i];
         if (r->use->backend == VMAF_FEX_BACKEND_CPU)
             continue;
-        if (err)
+        if (err || (!kept && !(r->cpu->flags & VMAF_FEX_FLAG_PREV_REF)))
             vmaf_cuda_frames_done(vmaf->cuda_frames, planes.slot);
         else
             err = r->use->submit(&r->inst[0], &planes);
@@ -420,12 +421,12 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
     if (index + 1 > vmaf->max_index_plus1)
         vmaf->max_index_plus1 = index + 1;
     const bool kept = vmaf_context_extracted_at(vmaf, index);
-    if (!kept && !vmaf->keep_prev_ref)
+    if (!kept && !vmaf->keep_prev_ref && !vmaf->device_temporal)
         return 0;
     bool device_err = true;
-    if (kept && any_backend(vmaf, true))
-        err = submit_devices(vmaf, ref, dist, index);
-    if (!err && any_backend(vmaf, false))
+    if ((kept || vmaf->device_temporal) && any_backend(vmaf, true))
+        err = submit_devices(vmaf, ref, dist, index, kept);
+    if (!err && (kept || vmaf->keep_prev_ref) && any_backend(vmaf, false))
         err = score_on_cpu(vmaf, ref, dist, index, &device_err);
     if (!err)
         return 0;

@@ -177,8 +177,12 @@ static int start_request(VmafContext *vmaf, VmafFeatureRequest *r, unsigned inde
               n > 1 ? " on worker threads" : "",
               r->inst[0].n_variants > 1 ? ", with the scores of other requests in one pass"
                                         : "");
-    if (r->use->backend == VMAF_FEX_BACKEND_CPU && (r->cpu->flags & VMAF_FEX_FLAG_PREV_REF))
-        vmaf->keep_prev_ref = true;
+    if (r->cpu->flags & VMAF_FEX_FLAG_PREV_REF) {
+        if (r->use->backend == VMAF_FEX_BACKEND_CPU)
+            vmaf->keep_prev_ref = true;
+        else
+            vmaf->device_temporal = true;
+    }
     return 0;
 }
 
