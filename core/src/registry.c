@@ -14,6 +14,7 @@ extern const VmafFeatureExtractor vmaf_fex_adm;
 extern const VmafFeatureExtractor vmaf_fex_vif;
 #if HAVE_CUDA
 extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
+extern const VmafFeatureExtractor vmaf_fex_motion_cuda;
 #endif
 
 static const VmafFeatureExtractor *const table[] = {
@@ -23,6 +24,7 @@ static const VmafFeatureExtractor *const table[] = {
     &vmaf_fex_vif,
 #if HAVE_CUDA
     &vmaf_fex_float_ssim_cuda,
+    &vmaf_fex_motion_cuda,
 #endif
 };
 
@@ -37,6 +39,7 @@ static const struct {
 } absent[] = {
 #if !HAVE_CUDA
     { "float_ssim_cuda", &vmaf_fex_float_ssim },
+    { "motion_cuda", &vmaf_fex_motion },
 #endif
     { NULL, NULL },
 };

@@ -1,8 +1,9 @@
 /*
  * Every device twin in the registry against its CPU extractor, through the
  * public calls a consumer makes: random geometries (odd, tiny, refused),
- * bit depths, pixel formats, picture memory, worker threads and option
- * values drawn from the CPU extractor's own option table. For each case a
+ * bit depths, pixel formats, picture memory, worker threads, subsampling
+ * (a temporal twin still sees every frame) and option values drawn from
+ * the CPU extractor's own option table. For each case a
  * context without CUDA state and one with it score the same frames, and
  *
  *  - the one with CUDA state uses the twin exactly when the twin's
@@ -26,7 +27,7 @@
 #include "feature/feature_extractor.h"
 #include "registry.h"
 
-#define FRAMES 3
+#define FRAMES 5
 #define MAX_FEATURES 32
 
 /* What the log said during one context's life. */
@@ -53,7 +54,7 @@ static const char *mem_name(enum PicMem m)
 }
 
 typedef struct Case {
-    unsigned w, h, bpc, threads;
+    unsigned w, h, bpc, threads, subsample;
     enum VmafPixelFormat fmt;
     enum PicMem mem;
     char opts[256]; /* "k=v:k=v", for the messages */
@@ -125,7 +126,8 @@ static void score(const VmafFeatureExtractor *cpu, VmafFeatureDictionary *opts, 
 {
     memset(out, 0, sizeof(*out));
     VmafContext *ctx = NULL;
-    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = c->threads};
+    VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_WARNING, .n_threads = c->threads,
+                             .n_subsample = c->subsample};
     vmaf_set_log_callback(on_log, &out->log);
     int err = vmaf_init(&ctx, cfg);
     CHECK(!err, "vmaf_init (%d)", err);
@@ -170,9 +172,9 @@ static void score(const VmafFeatureExtractor *cpu, VmafFeatureDictionary *opts, 
 static void describe(const VmafFeatureExtractor *twin, const Case *c, char *s, size_t n)
 {
     static const char *const fmt[] = {"unknown", "420", "422", "444", "400"};
-    snprintf(s, n, "%s %ux%u %u-bit %s, %s memory, %u threads, %s", twin->name, c->w, c->h,
-             c->bpc, c->fmt <= VMAF_PIX_FMT_YUV400P ? fmt[c->fmt] : "?", mem_name(c->mem),
-             c->threads, c->opts);
+    snprintf(s, n, "%s %ux%u %u-bit %s, %s memory, %u threads, subsample %u, %s", twin->name,
+             c->w, c->h, c->bpc, c->fmt <= VMAF_PIX_FMT_YUV400P ? fmt[c->fmt] : "?",
+             mem_name(c->mem), c->threads, c->subsample, c->opts);
 }
 
 static void run_case(const VmafFeatureExtractor *twin, const VmafFeatureExtractor *cpu,
@@ -194,6 +196,7 @@ static void run_case(const VmafFeatureExtractor *twin, const VmafFeatureExtracto
     c.fmt = fmts[rng_next(rng) % 4];
     c.mem = (enum PicMem)(rng_next(rng) % 4);
     c.threads = rng_next(rng) % 3 == 0 ? 2 : 0;
+    c.subsample = rng_next(rng) % 3 == 0 ? 2 : 1;
     VmafFeatureDictionary *opts = random_options(cpu, rng, c.opts, sizeof(c.opts));
     char what[512];
     describe(twin, &c, what, sizeof(what));

@@ -12,6 +12,7 @@ for its extractor (--feature integer_adm) is this library's extension and
 scores.
 
 usage: test_vmaf_cli.py VMAF GOLDEN VECTOR_DIR MODEL_DIR [--threads N] [--only ID]
+                        [--backend cpu|cuda|auto]
 Ends with "N/N checks passed"; exit status 0 when nothing failed.
 """
 import argparse
@@ -125,6 +126,20 @@ def check_probes(a, v, out):
                   f"{what}: exit {rc}, want a refusal in one line naming {key}: {se!r}")
 
 
+def gpu_usable(a, v, out):
+    """Whether --backend cuda runs here (exit 6 when there is no usable GPU,
+    or no CUDA in the build): a SKIP then, unless VMAF_TEST_REQUIRE_GPU."""
+    rc, se = score(a.vmaf, v, a.vectors, ["-n", "--feature", "motion", "--frame_cnt", "1",
+                                          "--backend", "cuda"], out)
+    if rc != 6:
+        return True
+    if os.environ.get("VMAF_TEST_REQUIRE_GPU", "0") not in ("", "0"):
+        check(False, f"--backend cuda: exit 6 with VMAF_TEST_REQUIRE_GPU set: {se.strip()}")
+        return True
+    print(f"SKIP: --backend cuda needs a usable GPU: {se.strip()}")
+    return False
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("vmaf")
@@ -133,22 +148,26 @@ def main():
     ap.add_argument("models")
     ap.add_argument("--threads")
     ap.add_argument("--only")
+    ap.add_argument("--backend", help="passed to every run (cuda: the twins score)")
     a = ap.parse_args()
     g = json.load(open(a.golden))
-    threads = ["--threads", a.threads] if a.threads else []
+    extra = ["--threads", a.threads] if a.threads else []
+    extra += ["--backend", a.backend] if a.backend else []
     with tempfile.TemporaryDirectory(prefix="vmaf_cli_parity_") as tmp:
         out = os.path.join(tmp, "out.json")
+        if a.backend == "cuda" and not gpu_usable(a, g["vectors"][0], out):
+            return 77
         for v in g["vectors"]:
             if a.only and v["id"] != a.only:
                 continue
             for run in v["runs"]:
                 what = f"{v['id']} {run['name']}"
-                rc, se = score(a.vmaf, v, a.vectors, args_of(run, a.models) + threads, out)
+                rc, se = score(a.vmaf, v, a.vectors, args_of(run, a.models) + extra, out)
                 if check(rc == 0, f"{what}: exit {rc}: {se.strip()}"):
                     compare(what, run, json.load(open(out)))
                 if run["name"] == "vmaf_v0.6.1":
                     # The built-in default model is the same model.
-                    rc, se = score(a.vmaf, v, a.vectors, ["--cpumask", "255"] + threads, out)
+                    rc, se = score(a.vmaf, v, a.vectors, ["--cpumask", "255"] + extra, out)
                     if check(rc == 0, f"{what} (default model): exit {rc}: {se.strip()}"):
                         compare(what + " (default model)", run, json.load(open(out)))
                 if run["name"] == "debug_all" and v["id"] in ("v01", "v10"):
