@@ -21,6 +21,7 @@
 #include "cpu.h"
 #include "feature/ssim/ssim.h"
 #include "feature/ssim/ssim_kernels.h"
+#include "picture_internal.h"
 
 const float vmaf_ssim_gauss[SSIM_WINDOW] = {
     0.001028f, 0.007599f, 0.036001f, 0.109361f, 0.213006f, 0.266012f,
@@ -161,11 +162,6 @@ static void decimate_row_literal(const void *src, ptrdiff_t stride, unsigned bpc
         }
         dst[x] = (float)sum;
     }
-}
-
-static int bpc_ok(unsigned bpc)
-{
-    return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16;
 }
 
 /* 1 / 2^(bpc-8): exact in f32. */
@@ -390,7 +386,7 @@ int vmaf_ssim_compute(const void *ref, ptrdiff_t ref_stride, const void *dist,
 {
     int s;
     unsigned W, H;
-    if (!ref || !dist || !res || !bpc_ok(bpc) || geometry(w, h, scale, &s, &W, &H))
+    if (!ref || !dist || !res || !vmaf_bpc_supported(bpc) || geometry(w, h, scale, &s, &W, &H))
         return -EINVAL;
     Scratch sc;
     int err = scratch_setup(scratch, scratch_size, w, W, H,
@@ -428,7 +424,7 @@ int vmaf_ssim_compute_float(const float *r, ptrdiff_t r_stride, const float *d,
 int vmaf_ssim_plane_to_float(const void *src, ptrdiff_t stride, unsigned bpc, unsigned w,
                              unsigned h, float *dst)
 {
-    if (!src || !dst || !bpc_ok(bpc) || !w || !h)
+    if (!src || !dst || !vmaf_bpc_supported(bpc) || !w || !h)
         return -EINVAL;
     const VmafSsimKernels *k = kernels();
     const float inv_d = inv_divisor(bpc);
@@ -445,7 +441,7 @@ int vmaf_ssim_plane_to_float(const void *src, ptrdiff_t stride, unsigned bpc, un
 int vmaf_ssim_decimate(const void *src, ptrdiff_t stride, unsigned bpc, unsigned w,
                        unsigned h, int scale, float *dst)
 {
-    if (!src || !dst || !bpc_ok(bpc) || !w || !h || scale < 1 || w > 65536 || h > 65536)
+    if (!src || !dst || !vmaf_bpc_supported(bpc) || !w || !h || scale < 1 || w > 65536 || h > 65536)
         return -EINVAL;
     if (scale == 1)
         return vmaf_ssim_plane_to_float(src, stride, bpc, w, h, dst);
