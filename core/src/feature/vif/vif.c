@@ -64,8 +64,8 @@ size_t vmaf_vif_scratch_size(unsigned w, unsigned h)
 
 /* The parameter sets as the statistic sees them: distinct gain limits, and
  * for each set the index of its limit. */
-static int vif_gains(const VifParams *params, unsigned n, VifGain *gain, unsigned *slot,
-                     bool *any_scale0)
+int vmaf_vif_gains(const VifParams *params, unsigned n, VifGain *gain, unsigned *slot,
+                   bool *any_scale0)
 {
     if (!params || n < 1 || n > VMAF_VIF_MAX_PARAMS)
         return -EINVAL;
@@ -96,8 +96,8 @@ static void vif_scale_sums(const VifAccum *a, unsigned slot, float *num, float *
     *den = (float)(a->den_log / 2048.0 + a->den_non_log);
 }
 
-static void vif_scores(const VifAccum acc[VIF_SCALES], unsigned slot, bool skip_scale0,
-                       VifScores *out)
+void vmaf_vif_scores_from_sums(const VifAccum acc[VIF_SCALES], unsigned slot, bool skip_scale0,
+                               VifScores *out)
 {
     float num[VIF_SCALES], den[VIF_SCALES];
     for (unsigned s = 0; s < VIF_SCALES; s++)
@@ -132,7 +132,8 @@ int vmaf_vif_compute_dsp(const VifDsp *dsp, const void *ref, ptrdiff_t ref_strid
     unsigned slot[VMAF_VIF_MAX_PARAMS];
     bool any_scale0;
     if (!dsp || !ref || !dis || !scratch || !out || bpc < 8 || bpc > 16 ||
-        vmaf_vif_check(w, h, NULL, 0) || vif_gains(params, n_params, &gain, slot, &any_scale0))
+        vmaf_vif_check(w, h, NULL, 0) ||
+        vmaf_vif_gains(params, n_params, &gain, slot, &any_scale0))
         return -EINVAL;
     VifWork wk;
     if (vif_scratch_layout(w, h, scratch, &wk) > scratch_size)
@@ -147,7 +148,7 @@ int vmaf_vif_compute_dsp(const VifDsp *dsp, const void *ref, ptrdiff_t ref_strid
     vif_pyramid(dsp, &wk, &src, any_scale0, &gain, acc);
 
     for (unsigned i = 0; i < n_params; i++)
-        vif_scores(acc, slot[i], params[i].skip_scale0, &out[i]);
+        vmaf_vif_scores_from_sums(acc, slot[i], params[i].skip_scale0, &out[i]);
     return 0;
 }
 

@@ -88,6 +88,17 @@ int vmaf_vif_compute(const void *ref, ptrdiff_t ref_stride, const void *dis,
                      const VifParams *params, unsigned n_params, void *scratch,
                      size_t scratch_size, VifScores *out);
 
+/* The parameter sets as the statistic sees them: the distinct gain limits
+ * (gain), for each set the index of its limit (slot[i]), and whether any
+ * set scores scale 0. 0, or -EINVAL for a bad set or count. */
+int vmaf_vif_gains(const VifParams *params, unsigned n, VifGain *gain, unsigned *slot,
+                   bool *any_scale0);
+
+/* A set's scores from the integer sums of the four scales (every pass,
+ * CPU or device, ends here): slot is the set's gain limit index. */
+void vmaf_vif_scores_from_sums(const VifAccum acc[VIF_SCALES], unsigned slot, bool skip_scale0,
+                               VifScores *out);
+
 /* The same with an explicit kernel table (tests and benchmarks compare the
  * variants); vmaf_vif_compute() uses the best one the CPU and the cpumask
  * allow. */

@@ -12,13 +12,8 @@
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "feature/vif/vif.h"
+#include "feature/vif/vif_feature.h"
 #include "log.h"
-
-typedef struct VifOptions {
-    double enhn_gain_limit;
-    bool skip_scale0;
-    bool debug;
-} VifOptions;
 
 typedef struct VifState {
     VifOptions opt; /* first: the option table's offsets point into it */
@@ -63,14 +58,9 @@ static const VmafOption options[] = {
 _Static_assert(VMAF_FEX_MAX_VARIANTS <= VMAF_VIF_MAX_PARAMS,
                "one vif pass computes every variant of an instance");
 
-static VifParams params_of(const VifOptions *o)
-{
-    return (VifParams){ .enhn_gain_limit = o->enhn_gain_limit, .skip_scale0 = o->skip_scale0 };
-}
-
 static bool shares_pass(const void *a, const void *b)
 {
-    const VifParams pa = params_of(a), pb = params_of(b);
+    const VifParams pa = vmaf_vif_params_of(a), pb = vmaf_vif_params_of(b);
     return vmaf_vif_params_share_pass(&pa, &pb);
 }
 
@@ -92,9 +82,10 @@ static int init(VmafFex *fex)
     return 0;
 }
 
-static int store(const VmafFex *fex, unsigned v, const VifScores *s, bool debug,
-                 VmafFeatureCollector *fc, unsigned index)
+int vmaf_vif_store_scores(const VmafFex *fex, unsigned v, const VifScores *s,
+                          VmafFeatureCollector *fc, unsigned index)
 {
+    const bool debug = ((const VifOptions *)fex->variant[v])->debug;
     int err = 0;
     for (int k = 0; k < 4 && !err; k++)
         err = vmaf_fex_store_variant(fex, v, fc, scale_names[k], s->scale[k], index);
@@ -122,7 +113,7 @@ static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector
     VifParams params[VMAF_FEX_MAX_VARIANTS];
     VifScores scores[VMAF_FEX_MAX_VARIANTS];
     for (unsigned v = 0; v < fex->n_variants; v++)
-        params[v] = params_of(fex->variant[v]);
+        params[v] = vmaf_vif_params_of(fex->variant[v]);
     err = vmaf_vif_compute(frame->ref->data[0], frame->ref->stride[0], frame->dist->data[0],
                            frame->dist->stride[0], fex->w, fex->h, fex->bpc, params,
                            fex->n_variants, st->scratch, st->scratch_size, scores);
@@ -132,8 +123,7 @@ static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector
         return err;
     }
     for (unsigned v = 0; v < fex->n_variants && !err; v++)
-        err = store(fex, v, &scores[v], ((const VifOptions *)fex->variant[v])->debug, fc,
-                    frame->index);
+        err = vmaf_vif_store_scores(fex, v, &scores[v], fc, frame->index);
     if (err)
         vmaf_error("vif: frame %u: could not store the scores (%d)", frame->index, err);
     return err;
