@@ -6,10 +6,12 @@
  * n_threads = nproc workers. Frames are synthetic textures in memory.
  * Each figure is the fastest of --repeat rounds (default 3) that take
  * every job in turn, so that a busy shared machine, whose disturbance only
- * ever adds time, sways the table and its ratios less.
+ * ever adds time, sways the table and its ratios less. With --cuda the
+ * context has CUDA state, so the extractors with a GPU twin run there
+ * (wall time in every column; exit 77 without a usable GPU).
  *
  * Usage: bench_vmaf [--quick] [--frames-scale F] [--repeat R] [--threads N]
- *                   [--cpumask M] [--size WxH]
+ *                   [--cpumask M] [--size WxH] [--cuda]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
 #include "libvmaf/model.h"
 
 #include "bench_source.h"
@@ -28,6 +31,7 @@ typedef struct Run {
     unsigned threads;
     unsigned cpumask;
     unsigned frames;
+    int cuda;
 } Run;
 
 /* Asks the context for what the job scores; the models are returned for
@@ -59,9 +63,17 @@ static double run(const BenchSource *s, const Run *r)
     VmafContext *ctx;
     if (vmaf_init(&ctx, cfg))
         return -1;
+    int err = 0;
+    if (r->cuda) {
+        VmafCudaState *cu = NULL;
+        err = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){ 0 });
+        if (!err)
+            err = vmaf_cuda_import_state(ctx, cu);
+    }
     VmafModel *models[2] = { NULL, NULL };
-    int err = use_job(ctx, r->job, models);
-    double (*clock)(void) = r->threads ? bench_now : bench_cpu_now;
+    if (!err)
+        err = use_job(ctx, r->job, models);
+    double (*clock)(void) = r->threads || r->cuda ? bench_now : bench_cpu_now;
     const double t0 = clock();
     for (unsigned i = 0; i < r->frames && !err; i++) {
         VmafPicture ref, dis;
@@ -86,7 +98,7 @@ static double run(const BenchSource *s, const Run *r)
 }
 
 static int bench_size(unsigned w, unsigned h, unsigned bpc, unsigned frames, unsigned threads,
-                      unsigned cpumask, unsigned rounds)
+                      unsigned cpumask, unsigned rounds, int cuda)
 {
     BenchSource s = { .w = w, .h = h, .bpc = bpc, .fmt = 420 };
     if (bench_synth(&s)) {
@@ -101,7 +113,7 @@ static int bench_size(unsigned w, unsigned h, unsigned bpc, unsigned frames, uns
             for (int t = 0; t < 2; t++) {
                 /* one warm-up frame's worth of allocation is in every run */
                 const Run r = { .job = (Job)j, .threads = t ? threads : 0, .cpumask = cpumask,
-                                .frames = t ? frames * 2 : frames };
+                                .frames = t ? frames * 2 : frames, .cuda = cuda };
                 const double m = run(&s, &r);
                 failed |= m < 0;
                 if (!round || m < ms[j][t])
@@ -124,6 +136,7 @@ int main(int argc, char **argv)
     const long nproc = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = nproc > 0 ? (unsigned)nproc : 1, cpumask = 0, only_w = 0, only_h = 0;
     unsigned rounds = 3;
+    int cuda = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             fscale *= 0.25;
@@ -133,6 +146,8 @@ int main(int argc, char **argv)
             rounds = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cuda"))
+            cuda = 1;
         else if (!strcmp(argv[i], "--cpumask") && i + 1 < argc)
             cpumask = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--size") && i + 1 < argc &&
@@ -140,17 +155,26 @@ int main(int argc, char **argv)
             continue;
         else {
             fprintf(stderr, "usage: %s [--quick] [--frames-scale F] [--repeat R] [--threads N] "
-                            "[--cpumask M] [--size WxH]\n", argv[0]);
+                            "[--cpumask M] [--size WxH] [--cuda]\n", argv[0]);
             return 2;
         }
     }
     static const struct { unsigned w, h, frames; } sizes[] = {
         { 576, 324, 48 }, { 1920, 1080, 12 }, { 3840, 2160, 4 },
     };
-    printf("VMAF CPU benchmark, ms a frame through vmaf_read_pictures (picture allocation and "
-           "copy included), cpumask %u, fastest of %u rounds;\n1 thread = in the caller (CPU "
-           "time), %u threads = frames in parallel (wall time);\nshare = motion / vif / adm "
-           "alone, 1 thread\n\n", cpumask, rounds, threads);
+    if (cuda) {
+        VmafCudaState *probe = NULL;
+        if (vmaf_cuda_state_init(&probe, (VmafCudaConfiguration){ 0 })) {
+            printf("SKIP: --cuda needs a usable GPU and a CUDA build\n");
+            return 77;
+        }
+        (void)vmaf_cuda_import_state(NULL, probe); /* releases it */
+    }
+    printf("VMAF %s benchmark, ms a frame through vmaf_read_pictures (picture allocation and "
+           "copy included), cpumask %u, fastest of %u rounds;\n1 thread = in the caller (%s), "
+           "%u threads = frames in parallel (wall time);\nshare = motion / vif / adm alone, "
+           "1 thread\n\n", cuda ? "CUDA (the twins on the GPU)" : "CPU", cpumask, rounds,
+           cuda ? "wall time" : "CPU time", threads);
     printf("| size | bpc | vmaf 1 thr | vmaf %u thr | vmaf+neg 1 thr (vs vmaf) | vmaf+neg %u thr "
            "| share |\n| --- | --- | --- | --- | --- | --- | --- |\n", threads, threads);
     int failed = 0;
@@ -160,7 +184,8 @@ int main(int argc, char **argv)
         unsigned frames = (unsigned)(sizes[i].frames * fscale + 0.5);
         frames = frames < 2 ? 2 : frames;
         for (unsigned bpc = 8; bpc <= 10; bpc += 2)
-            failed |= bench_size(sizes[i].w, sizes[i].h, bpc, frames, threads, cpumask, rounds);
+            failed |= bench_size(sizes[i].w, sizes[i].h, bpc, frames, threads, cpumask, rounds,
+                                 cuda);
     }
     return failed;
 }

@@ -113,6 +113,8 @@ report() {
     [ -f "$LOG/bench_devpool.log" ] && cat "$LOG/bench_devpool.log"
     [ -f "$LOG/bench_odd.log" ] && cat "$LOG/bench_odd.log"
     [ -f "$LOG/bench_cpu.log" ] && cat "$LOG/bench_cpu.log"
+    [ -f "$LOG/bench_vmaf_cuda.log" ] && cat "$LOG/bench_vmaf_cuda.log"
+    [ -f "$LOG/bench_vmaf_cpu.log" ] && cat "$LOG/bench_vmaf_cpu.log"
     echo "==== summary"
     [ -f "$LOG/gpu.txt" ] && cat "$LOG/gpu.txt"
     printf '%s\n' "${SUMMARY[@]}"
@@ -182,6 +184,13 @@ if [ "${BENCH:-1}" != 0 ]; then
     # comparison with the reference's published CPU figures.
     [ -x "$BUILD/test/bench/bench_float_ssim" ] &&
         step "CPU benchmark (float_ssim)" bench_cpu.log "$BUILD/test/bench/bench_float_ssim"
+    # VMAF with the twins on this GPU (the others on the CPU) and on the
+    # CPU alone, on the same host.
+    if [ -x "$BUILD/test/bench/bench_vmaf" ]; then
+        step "VMAF benchmark, CUDA twins" bench_vmaf_cuda.log \
+            "$BUILD/test/bench/bench_vmaf" --cuda --frames-scale 4 --repeat 2
+        step "VMAF benchmark, CPU" bench_vmaf_cpu.log "$BUILD/test/bench/bench_vmaf" --repeat 1
+    fi
 fi
 
 VMAF="$BUILD/tools/vmaf"
