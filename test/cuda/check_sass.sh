@@ -1,43 +1,58 @@
 #!/bin/sh
-# Machine-code check of every kernel in the library, float_ssim's (and the
-# sequential sum's, cuda/seq_sum.cu) by the rules below and any other kernel at
-# zero: no fused multiply-add may
-# come from our arithmetic (-fmad=false and explicit _rn intrinsics). The
-# correctly rounded division and square root sequences of the CUDA library
-# do use FMAs internally (their results are still the IEEE ones the CPU
-# computes), and so do the combine's f64 division and f32 square root
-# (div_in_range, sqrt_in_range: the library's fast paths without their
-# range checks, the same FMAs). So:
-# Kernels with the library operations swapped out (template flag PROBE)
-# must have no FMA at all, which covers all of our own arithmetic; kernels
-# without division or square root must have none; and a production kernel
-# may have only what the probe kernels holding just the library operations
-# have, in proportion to its copies of those operations (counted by their
-# f64 reciprocal and square-root seeds, MUFU.RCP64H and MUFU.RSQ64H: two
-# f64 divisions a combine, whose square root is now the f32 one), plus
-# one final reduction. Every
-# architecture's machine code is checked on its own. The probe kernels, and
-# the test kernels of the division and square root, live in the tests'
-# kernel library (test/cuda/ssim_test_kernels.cu): pass it after the
-# library.
-# Usage: check_sass.sh <libvmaf.a or object>... (exit 77 without cuobjdump)
-CUOBJDUMP=$(command -v cuobjdump 2>/dev/null || true)
-[ -z "$CUOBJDUMP" ] && [ -x /usr/local/cuda/bin/cuobjdump ] && CUOBJDUMP=/usr/local/cuda/bin/cuobjdump
-if [ -z "$CUOBJDUMP" ]; then
-    echo "SKIP: cuobjdump not found (it comes with a full CUDA toolkit, as on the GPU machine)"
-    exit 77
-fi
+# Machine-code check of every kernel in the library: no fused multiply-add
+# beyond what its rule in a rules file (test/cuda/sass_rules.txt, which says
+# why) allows. Each architecture's machine code is checked on its own.
+#
+# Usage: check_sass.sh RULES <libvmaf.a or object>...   (exit 77 without cuobjdump)
+#        check_sass.sh RULES --sass FILE                 (a cuobjdump -sass listing)
+RULES=$1
+shift
 sass=$(mktemp)
 one=$(mktemp)
 trap 'rm -f "$sass" "$one"' EXIT
-for lib in "$@"; do
-    if ! "$CUOBJDUMP" -sass "$lib" >"$one" 2>&1; then
-        echo "FAIL: cuobjdump -sass $lib failed:"; head -5 "$one"; exit 1
+if [ "$1" = --sass ]; then
+    cat "$2" >"$sass" || exit 1
+else
+    CUOBJDUMP=$(command -v cuobjdump 2>/dev/null || true)
+    [ -z "$CUOBJDUMP" ] && [ -x /usr/local/cuda/bin/cuobjdump ] && CUOBJDUMP=/usr/local/cuda/bin/cuobjdump
+    if [ -z "$CUOBJDUMP" ]; then
+        echo "SKIP: cuobjdump not found (it comes with a full CUDA toolkit, as on the GPU machine)"
+        exit 77
     fi
-    cat "$one" >>"$sass"
-done
-awk '
-/^[ \t]*arch = sm_/ { arch = $3; next }
+    for lib in "$@"; do
+        if ! "$CUOBJDUMP" -sass "$lib" >"$one" 2>&1; then
+            echo "FAIL: cuobjdump -sass $lib failed:"; head -5 "$one"; exit 1
+        fi
+        cat "$one" >>"$sass"
+    done
+fi
+awk -v rules="$RULES" '
+function fail(msg) { print "FAIL: " msg; bad_rules = 1 }
+BEGIN {
+    while ((getline line < rules) > 0) {
+        sub(/^[ \t]+/, "", line)
+        if (line ~ /^(#|$)/) continue
+        k = split(line, w, /[ \t]+/)
+        if (w[1] == "count" && k == 3) { want[w[2]] = w[3]; continue }
+        if (k != 4) { fail("rule not PATTERN MIN MAX GROUP: " line); continue }
+        nr++; re[nr] = w[1]; lo[nr] = w[2]; hi[nr] = w[3]; grp[nr] = w[4]
+    }
+    if (!nr) fail("no rules read from " rules)
+}
+# A bound of kernel f on architecture a (see the rules file).
+function bound(expr, f, a,   k, t, i, v, p) {
+    v = 0; k = split(expr, t, "+")
+    for (i = 1; i <= k; i++) {
+        if (t[i] ~ /^[0-9]+$/) { v += t[i]; continue }
+        p = a " " substr(t[i], 3)
+        if (!(p in pn) || (t[i] ~ /^S:/ && pm[p] < 1)) { fail("probe " p " missing or without seeds, for " f); continue }
+        if (t[i] ~ /^P:/) v += pn[p]
+        else v += int((mufu[f] * pn[p] + pm[p] - 1) / pm[p])
+    }
+    return v
+}
+function rule_of(name,   i) { for (i = 1; i <= nr; i++) if (name ~ re[i]) return i; return 0 }
+/^[ \t]*arch = sm_/ { arch = $3; archs[arch] = 1; next }
 /Function :/ { fn = arch " " $NF; n[fn] = 0; mufu[fn] = 0; seen[fn] = 1; next }
 fn != "" && /MUFU\.(RSQ|RCP)64H/ { mufu[fn]++ }
 fn != "" && /[ \t](FFMA|DFMA|HFMA|HFMA2)[. ;]/ {
@@ -53,58 +68,32 @@ fn != "" && /[ \t](FFMA|DFMA|HFMA|HFMA2)[. ;]/ {
     if (shown[fn]++ < 3) first[fn] = first[fn] "\n        " $0
 }
 END {
-    bad = 0; kernels = 0; others = 0; checks_k = 0; narch = 0
+    if (bad_rules) exit 1
     for (f in seen) {
         split(f, part, " ")
-        if (part[2] ~ /ssim_fma_probe_combine/) { pc[part[1]] = n[f]; pmufu[part[1]] = mufu[f]; archs[part[1]] = 1 }
-        if (part[2] ~ /ssim_fma_probe_finalize/) pf[part[1]] = n[f]
+        r = rule_of(part[2])
+        if (r && lo[r] == "probe") { pn[f] = n[f]; pm[f] = mufu[f]; probes[part[1]] = probes[part[1]] " " part[2] " " n[f] }
     }
-    for (a in archs) {
-        narch++
-        if (!(a in pf) || pmufu[a] < 1) { print "FAIL: probe kernels incomplete for " a; exit 1 }
-        printf "%s probes: combine %d, finalize %d FMAs (library div/sqrt sequences)\n", a, pc[a], pf[a]
-    }
-    if (!narch) { print "FAIL: probe kernels not found in the SASS"; exit 1 }
+    for (a in archs) printf "probes (%s):%s FMAs (library div/sqrt sequences)\n", a, probes[a]
+    bad = 0; kernels = 0
     for (f in seen) {
         split(f, part, " ")
         a = part[1]; name = part[2]
-        if (name ~ /ssim_fma_probe/) continue
-        lo = 0; hi = -1; what = ""
-        if (name ~ /k_tile|k_strip/ && name ~ /Lb1E/) { hi = 0; what = "tile/strip, library ops swapped out" }
-        else if (name ~ /k_tile|k_strip/) {
-            # FMAs in proportion to the library sequences present, counted
-            # by their f64 reciprocal and square-root seeds (the compiler
-            # copies the combine, and shares the slow paths)
-            lo = pc[a]; hi = int((mufu[f] * pc[a] + pmufu[a] - 1) / pmufu[a]) + pf[a]
-            what = "tile/strip: " mufu[f] " f64 seeds and the means"
-        }
-        else if (name ~ /k_finalize/) { lo = pf[a]; hi = pf[a]; what = "finalize" }
-        else if (name ~ /k_decimate|k_terms_partials|k_seq_/) { hi = 0; what = "no library op" }
-        else if (name ~ /k_division_check|k_sqrt_check/) {
-            # The tests compare the combine fast paths with the library
-            # division and square root here, outside the score path: both
-            # sequences, so no more FMAs than the combine probe holds.
-            lo = 0; hi = pc[a]; what = "test kernel of the division or square root"; checks_k++
-        }
-        else {
-            # Any other kernel (of another extractor, a copy kernel) is held
-            # to no FMA at all: a kernel that legitimately calls the CUDA
-            # library division or square root needs a rule above, with
-            # probe kernels of its own, or it fails here.
-            hi = 0; what = "not a float_ssim kernel: no FMA"; others++
-        }
-        kernels++
-        ok = n[f] >= lo && n[f] <= hi
+        r = rule_of(name)
+        if (!r) { fail("no rule for " f); bad++; continue }
+        if (lo[r] == "probe") continue
+        l = bound(lo[r], f, a); h = bound(hi[r], f, a)
+        got[a " " grp[r]]++; kernels++
+        ok = n[f] >= l && n[f] <= h
         if (!ok) bad++
-        printf "%-4s %4d FMAs (allowed %d..%d, %s; %d adds/moves written as FMA)  %s\n", ok ? "ok" : "FAIL", n[f], lo, hi, what, exact[f] + 0, f
-        if (!ok && hi == 0) printf "      first: %s\n", first[f]
+        printf "%-4s %4d FMAs (allowed %d..%d, rule %s, %d seeds; %d adds/moves written as FMA)  %s\n", ok ? "ok" : "FAIL", n[f], l, h, re[r], mufu[f], exact[f] + 0, f
+        if (!ok && h == 0) printf "      first: %s\n", first[f]
     }
-    # per architecture: 12 tiles and 6 strips, 2 probes (tile and strip),
-    # 16 decimations, the two finalize kernels (one for the tests, one
-    # after the small tiles), the terms kernel and the 5 kernels of the
-    # sequential sum; the probes, the tests' finalize and the terms kernel
-    # come from the tests' kernel library
-    if (kernels - others - checks_k != 44 * narch) { printf "FAIL: expected %d float_ssim kernels (%d architectures), found %d\n", 44 * narch, narch, kernels - others - checks_k; exit 1 }
-    if (bad) { printf "FAIL: %d kernel(s) outside their allowed FMA count (a contraction, or a changed library sequence)\n", bad; exit 1 }
-    printf "no contracted FMA in any kernel (%d kernels, %d of them not float_ssim kernels, %d architectures)\n", kernels, others, narch
+    for (a in archs)
+        for (g in want)
+            if (got[a " " g] + 0 != want[g]) { printf "FAIL: expected %d %s kernels on %s, found %d\n", want[g], g, a, got[a " " g] + 0; bad++ }
+    if (bad_rules || bad) { printf "FAIL: %d kernel(s) or counts outside their rules (a contraction, a changed library sequence, or a kernel without its rule)\n", bad; exit 1 }
+    narch = 0; for (a in archs) narch++
+    if (!kernels) { print "FAIL: no kernel found in the SASS"; exit 1 }
+    printf "no contracted FMA in any kernel (%d kernels, %d architectures)\n", kernels, narch
 }' "$sass"
