@@ -15,6 +15,7 @@ extern const VmafFeatureExtractor vmaf_fex_vif;
 #if HAVE_CUDA
 extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
 extern const VmafFeatureExtractor vmaf_fex_motion_cuda;
+extern const VmafFeatureExtractor vmaf_fex_vif_cuda;
 #endif
 
 static const VmafFeatureExtractor *const table[] = {
@@ -25,6 +26,7 @@ static const VmafFeatureExtractor *const table[] = {
 #if HAVE_CUDA
     &vmaf_fex_float_ssim_cuda,
     &vmaf_fex_motion_cuda,
+    &vmaf_fex_vif_cuda,
 #endif
 };
 
@@ -40,6 +42,7 @@ static const struct {
 #if !HAVE_CUDA
     { "float_ssim_cuda", &vmaf_fex_float_ssim },
     { "motion_cuda", &vmaf_fex_motion },
+    { "vif_cuda", &vmaf_fex_vif },
 #endif
     { NULL, NULL },
 };
