@@ -111,8 +111,7 @@ static int check_lent(const VmafFex *fex, const char *name)
     return 0;
 }
 
-int vmaf_cuda_twin_init(VmafCudaTwin *t, const VmafCudaTwinOps *ops, void *state,
-                        const VmafFex *fex)
+int vmaf_cuda_twin_init(VmafCudaTwin *t, const VmafCudaTwinOps *ops, void *state, VmafFex *fex)
 {
     int err = check_lent(fex, ops->name);
     if (err)
@@ -135,6 +134,8 @@ int vmaf_cuda_twin_init(VmafCudaTwin *t, const VmafCudaTwinOps *ops, void *state
         err = ops->init(state, at);
     if (err)
         teardown(t);
+    else
+        fex->twin = t;
     vmaf_cuda_leave(t->cu);
     return err;
 }
@@ -381,4 +382,30 @@ VmafCudaTwinCounts vmaf_cuda_twin_counts(const VmafCudaTwin *t)
 int vmaf_cuda_twin_last_slot(const VmafCudaTwin *t)
 {
     return t->submitted_any ? (int)((t->next + SLOTS - 1) % SLOTS) : -1;
+}
+
+int vmaf_cuda_twin_fex_reserve(VmafFex *fex)
+{
+    return vmaf_cuda_twin_reserve(fex->twin);
+}
+
+int vmaf_cuda_twin_fex_submit(VmafFex *fex, const VmafCudaPlanes *planes)
+{
+    return vmaf_cuda_twin_submit(fex->twin, planes);
+}
+
+int vmaf_cuda_twin_fex_collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
+{
+    return vmaf_cuda_twin_collect(fex->twin, wait, fc);
+}
+
+int vmaf_cuda_twin_fex_flush(VmafFex *fex, VmafFeatureCollector *fc)
+{
+    return vmaf_cuda_twin_collect(fex->twin, true, fc);
+}
+
+void vmaf_cuda_twin_fex_close(VmafFex *fex)
+{
+    if (fex && fex->twin)
+        vmaf_cuda_twin_close(fex->twin);
 }

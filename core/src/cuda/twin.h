@@ -125,10 +125,9 @@ typedef struct VmafCudaTwin {
 
 /* Starts t for the extractor fex (its CUDA state, frames and first frame,
  * which failure lines name): streams, then ops->prepare, the slots and
- * ops->init. 0, or a negative errno, logged once, with nothing left
- * allocated. */
-int vmaf_cuda_twin_init(VmafCudaTwin *t, const VmafCudaTwinOps *ops, void *state,
-                        const VmafFex *fex);
+ * ops->init; then fex->twin = t. 0, or a negative errno, logged once, with
+ * nothing left allocated. */
+int vmaf_cuda_twin_init(VmafCudaTwin *t, const VmafCudaTwinOps *ops, void *state, VmafFex *fex);
 
 /* VmafFeatureExtractor's reserve, submit, collect (flush: wait = true) for
  * the twin (feature_extractor.h has their contract). */
@@ -140,6 +139,15 @@ int vmaf_cuda_twin_collect(VmafCudaTwin *t, bool wait, VmafFeatureCollector *fc)
  * Frames still in flight keep their pictures held: the context's frames
  * give them back when they are freed, after this. */
 void vmaf_cuda_twin_close(VmafCudaTwin *t);
+
+/* VmafFeatureExtractor's reserve, submit, collect, flush and close for a
+ * twin whose init() ended in vmaf_cuda_twin_init(): a twin's table names
+ * these (a temporal twin wraps submit and flush). */
+int vmaf_cuda_twin_fex_reserve(VmafFex *fex);
+int vmaf_cuda_twin_fex_submit(VmafFex *fex, const VmafCudaPlanes *planes);
+int vmaf_cuda_twin_fex_collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc);
+int vmaf_cuda_twin_fex_flush(VmafFex *fex, VmafFeatureCollector *fc);
+void vmaf_cuda_twin_fex_close(VmafFex *fex);
 
 /* Logs a failed CUDA call as one line, "<name>: frame N: <what> failed:
  * <CUDA's message>" (no frame when negative), unless vmaf_cuda_report()

@@ -103,6 +103,7 @@ typedef struct VmafFex {
     void *priv;                 /* priv_size bytes, zeroed, then options set */
     struct VmafCudaState *cuda; /* set for device extractors */
     struct VmafCudaFrames *frames; /* device extractors: where the frames are */
+    struct VmafCudaTwin *twin;  /* device twins: set by vmaf_cuda_twin_init() */
     /* No pixel format: a CPU extractor reads it from each picture, since
      * the host copies of device pictures are 4:0:0 whatever the context's
      * format (libvmaf.c), and a context may be given both kinds. */

@@ -285,40 +285,9 @@ static int init(VmafFex *fex)
     return vmaf_cuda_twin_init(&st->twin, &ssim_ops, st, fex);
 }
 
-static VmafCudaTwin *twin_of(VmafFex *fex)
-{
-    return &((FloatSsimCudaState *)fex->priv)->twin;
-}
-
-static int reserve(VmafFex *fex)
-{
-    return vmaf_cuda_twin_reserve(twin_of(fex));
-}
-
-static int submit(VmafFex *fex, const VmafCudaPlanes *planes)
-{
-    return vmaf_cuda_twin_submit(twin_of(fex), planes);
-}
-
-static int collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
-{
-    return vmaf_cuda_twin_collect(twin_of(fex), wait, fc);
-}
-
-static int flush(VmafFex *fex, VmafFeatureCollector *fc)
-{
-    return vmaf_cuda_twin_collect(twin_of(fex), true, fc);
-}
-
-static void close_fex(VmafFex *fex)
-{
-    if (fex && fex->priv)
-        vmaf_cuda_twin_close(twin_of(fex));
-}
-
 VmafCudaTwin *vmaf_float_ssim_cuda_twin(VmafFex *fex)
 {
-    return twin_of(fex);
+    return fex->twin;
 }
 
 int vmaf_float_ssim_cuda_decimated(VmafFex *fex, const float *plane[2], size_t *pitch,
@@ -345,9 +314,9 @@ const VmafFeatureExtractor vmaf_fex_float_ssim_cuda = {
     .priv_size = sizeof(FloatSsimCudaState),
     .check_context = check_context,
     .init = init,
-    .reserve = reserve,
-    .submit = submit,
-    .collect = collect,
-    .flush = flush,
-    .close = close_fex,
+    .reserve = vmaf_cuda_twin_fex_reserve,
+    .submit = vmaf_cuda_twin_fex_submit,
+    .collect = vmaf_cuda_twin_fex_collect,
+    .flush = vmaf_cuda_twin_fex_flush,
+    .close = vmaf_cuda_twin_fex_close,
 };

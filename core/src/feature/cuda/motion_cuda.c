@@ -152,16 +152,6 @@ static int init(VmafFex *fex)
     return vmaf_cuda_twin_init(&st->twin, &motion_ops, st, fex);
 }
 
-static VmafCudaTwin *twin_of(VmafFex *fex)
-{
-    return &((MotionCudaState *)fex->priv)->twin;
-}
-
-static int reserve(VmafFex *fex)
-{
-    return vmaf_cuda_twin_reserve(twin_of(fex));
-}
-
 /* As the CPU extractor, a frame that should compare with an earlier one
  * the context never read is refused. */
 static int submit(VmafFex *fex, const VmafCudaPlanes *planes)
@@ -181,22 +171,11 @@ static int submit(VmafFex *fex, const VmafCudaPlanes *planes)
     return err;
 }
 
-static int collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
-{
-    return vmaf_cuda_twin_collect(twin_of(fex), wait, fc);
-}
-
 static int flush(VmafFex *fex, VmafFeatureCollector *fc)
 {
     MotionCudaState *st = fex->priv;
     const int err = vmaf_cuda_twin_collect(&st->twin, true, fc);
     return err ? err : vmaf_motion_flush_scores(fex, &st->opt, fc, NAME);
-}
-
-static void close_fex(VmafFex *fex)
-{
-    if (fex && fex->priv)
-        vmaf_cuda_twin_close(twin_of(fex));
 }
 
 extern const VmafFeatureExtractor vmaf_fex_motion;
@@ -208,9 +187,9 @@ const VmafFeatureExtractor vmaf_fex_motion_cuda = {
     .priv_size = sizeof(MotionCudaState),
     .check_context = check_context,
     .init = init,
-    .reserve = reserve,
+    .reserve = vmaf_cuda_twin_fex_reserve,
     .submit = submit,
-    .collect = collect,
+    .collect = vmaf_cuda_twin_fex_collect,
     .flush = flush,
-    .close = close_fex,
+    .close = vmaf_cuda_twin_fex_close,
 };

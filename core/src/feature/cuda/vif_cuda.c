@@ -208,37 +208,6 @@ static int init(VmafFex *fex)
     return vmaf_cuda_twin_init(&st->twin, &vif_ops, st, fex);
 }
 
-static VmafCudaTwin *twin_of(VmafFex *fex)
-{
-    return &((VifCudaState *)fex->priv)->twin;
-}
-
-static int reserve(VmafFex *fex)
-{
-    return vmaf_cuda_twin_reserve(twin_of(fex));
-}
-
-static int submit(VmafFex *fex, const VmafCudaPlanes *planes)
-{
-    return vmaf_cuda_twin_submit(twin_of(fex), planes);
-}
-
-static int collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc)
-{
-    return vmaf_cuda_twin_collect(twin_of(fex), wait, fc);
-}
-
-static int flush(VmafFex *fex, VmafFeatureCollector *fc)
-{
-    return vmaf_cuda_twin_collect(twin_of(fex), true, fc);
-}
-
-static void close_fex(VmafFex *fex)
-{
-    if (fex && fex->priv)
-        vmaf_cuda_twin_close(twin_of(fex));
-}
-
 extern const VmafFeatureExtractor vmaf_fex_vif;
 
 const VmafFeatureExtractor vmaf_fex_vif_cuda = {
@@ -248,9 +217,9 @@ const VmafFeatureExtractor vmaf_fex_vif_cuda = {
     .priv_size = sizeof(VifCudaState),
     .check_context = check_context,
     .init = init,
-    .reserve = reserve,
-    .submit = submit,
-    .collect = collect,
-    .flush = flush,
-    .close = close_fex,
+    .reserve = vmaf_cuda_twin_fex_reserve,
+    .submit = vmaf_cuda_twin_fex_submit,
+    .collect = vmaf_cuda_twin_fex_collect,
+    .flush = vmaf_cuda_twin_fex_flush,
+    .close = vmaf_cuda_twin_fex_close,
 };
