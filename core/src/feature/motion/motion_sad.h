@@ -57,9 +57,16 @@ uint64_t vmaf_motion_sad(const VmafMotionKernels *k, const void *prev, ptrdiff_t
                          const void *cur, ptrdiff_t cur_stride, unsigned w, unsigned h,
                          unsigned bpc, int32_t *scratch);
 
+/* The CUDA twin's kernels mirror with the same function. */
+#ifdef __CUDACC__
+#define MOTION_HOST_DEVICE __host__ __device__
+#else
+#define MOTION_HOST_DEVICE
+#endif
+
 /* The mirrored index of i in [0, n), n > 0: reflect-101, folded again
  * until it lies inside (only sides below 3 need the folding). */
-static inline int vmaf_motion_mirror(int i, int n)
+static inline MOTION_HOST_DEVICE int vmaf_motion_mirror(int i, int n)
 {
     if (n == 1)
         return 0;

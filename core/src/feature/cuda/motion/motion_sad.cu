@@ -19,27 +19,13 @@
 #include "cuda/device_launch.cuh"
 #include "cuda/launch_status.cuh"
 #include "feature/cuda/motion_cuda_kernels.h"
+#include "feature/motion/motion_sad.h"
 
 namespace {
 
 constexpr int TX = 128;  /* output columns a block */
 constexpr int ROWS = 8;  /* output rows a block */
 constexpr int RADIUS = 2;
-
-/* feature/motion/motion_sad.h's vmaf_motion_mirror(). */
-__device__ __forceinline__ int mirror(int i, int n)
-{
-    if (n == 1)
-        return 0;
-    for (;;) {
-        if (i < 0)
-            i = -i;
-        else if (i >= n)
-            i = 2 * n - i - 2;
-        else
-            return i;
-    }
-}
 
 /* The vertical pass at column x of the rows r[]: below 16 bits the sum
  * fits an int32 as on the CPU; at 16 bits it needs the int64. */
@@ -79,11 +65,12 @@ __global__ void __launch_bounds__(TX) k_motion_sad(const char *prev, size_t pp, 
     for (int row = blockIdx.y * ROWS; row < r_end; row++) {
         int r[5];
         for (int k = 0; k < 5; k++)
-            r[k] = mirror(row - RADIUS + k, h);
+            r[k] = vmaf_motion_mirror(row - RADIUS + k, h);
         for (int c = tx; c < TX + 2 * RADIUS; c += TX) {
             const int col = x0 - RADIUS + c;
             if (col < w + RADIUS)
-                y[c] = blur_diff_col<T, WIDE>(prev, pp, cur, cp, r, mirror(col, w), t, bpc);
+                y[c] = blur_diff_col<T, WIDE>(prev, pp, cur, cp, r, vmaf_motion_mirror(col, w),
+                                              t, bpc);
         }
         __syncthreads();
         if (x0 + tx < w) {
