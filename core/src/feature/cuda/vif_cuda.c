@@ -192,7 +192,8 @@ static int init(VmafFex *fex)
     VifGain gain;
     bool any_scale0;
     if (vmaf_vif_gains(st->params, fex->n_variants, &gain, st->gain_slot, &any_scale0)) {
-        vmaf_error(NAME ": invalid option sets");
+        vmaf_error(NAME ": the option sets could not be grouped by gain limit (%u sets): "
+                   "internal error, please report", fex->n_variants);
         return -EINVAL;
     }
     for (unsigned k = 0; k < SLOTS; k++) {
