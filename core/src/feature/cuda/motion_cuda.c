@@ -14,13 +14,9 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
-#include <string.h>
 
 #include <cuda_runtime_api.h>
 
-#include "cuda/cuda_internal.h"
-#include "cuda/cuda_state.h"
 #include "cuda/twin.h"
 #include "feature/cuda/motion_cuda_kernels.h"
 #include "feature/feature_collector.h"

@@ -13,12 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <string.h>
 
 #include <cuda_runtime_api.h>
 
-#include "cuda/cuda_internal.h"
-#include "cuda/cuda_state.h"
 #include "cuda/twin.h"
 #include "feature/cuda/vif_cuda_kernels.h"
 #include "feature/feature_collector.h"
@@ -31,8 +28,6 @@
 #define NAME "vif_cuda"
 #define SLOTS VMAF_CUDA_FRAMES_IN_FLIGHT
 
-_Static_assert(VIF_CUDA_MAX_GAINS == VIF_MAX_SETS, "one device sum for each CPU gain slot");
-_Static_assert(VIF_CUDA_SCALES == VIF_SCALES, "the CPU's scales");
 _Static_assert(VMAF_FEX_MAX_VARIANTS <= VMAF_VIF_MAX_PARAMS,
                "one pass computes every variant of an instance");
 
@@ -78,7 +73,7 @@ static cudaError_t init_slot(void *state, unsigned slot)
     VifCudaState *st = state;
     VifCudaFrame *fr = &st->frame[slot];
     cudaError_t e = cudaSuccess;
-    for (int s = 1; s < VIF_CUDA_SCALES && e == cudaSuccess; s++)
+    for (int s = 1; s < VIF_SCALES && e == cudaSuccess; s++)
         for (int p = 0; p < 2 && e == cudaSuccess; p++)
             e = cudaMallocPitch((void **)&fr->plane[s][p], &fr->plane_pitch[s],
                                 (size_t)(fr->w >> s) * sizeof(uint16_t), fr->h >> s);
@@ -89,7 +84,7 @@ static void free_slot(void *state, unsigned slot)
 {
     VifCudaState *st = state;
     VifCudaFrame *fr = &st->frame[slot];
-    for (int s = 1; s < VIF_CUDA_SCALES; s++)
+    for (int s = 1; s < VIF_SCALES; s++)
         for (int p = 0; p < 2; p++) {
             cudaFree(fr->plane[s][p]);
             fr->plane[s][p] = NULL;
@@ -136,17 +131,10 @@ static int harvest(void *state, unsigned slot, const VmafCudaPlanes *p, void *re
     (void)s;
     const VifCudaState *st = state;
     const VifCudaOut *o = result;
-    VifAccum acc[VIF_SCALES];
-    for (int k = 0; k < VIF_SCALES; k++) {
-        acc[k].den_log = o->scale[k].den_log;
-        acc[k].num_non_log = o->scale[k].num_non_log;
-        acc[k].den_non_log = o->scale[k].den_non_log;
-        for (int g = 0; g < VIF_MAX_SETS; g++)
-            acc[k].num_log[g] = o->scale[k].num_log[g];
-    }
     VifScores *out = (VifScores *)(void *)scores;
     for (unsigned v = 0; v < st->fex->n_variants; v++)
-        vmaf_vif_scores_from_sums(acc, st->gain_slot[v], st->params[v].skip_scale0, &out[v]);
+        vmaf_vif_scores_from_sums(o->scale, st->gain_slot[v], st->params[v].skip_scale0,
+                                  &out[v]);
     return 0;
 }
 

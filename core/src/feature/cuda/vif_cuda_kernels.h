@@ -11,22 +11,16 @@
 
 #include <cuda_runtime_api.h>
 
+#include "feature/vif/vif_dsp.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define VIF_CUDA_SCALES 4
-#define VIF_CUDA_MAX_GAINS 8
-
-/* One scale's integer sums (vif_dsp.h's VifAccum), summed by every block
- * of the statistic in any order: two's complement int64 additions. */
-typedef struct VifCudaSums {
-    long long den_log, num_non_log, den_non_log;
-    long long num_log[VIF_CUDA_MAX_GAINS];
-} VifCudaSums;
-
+/* Each scale's integer sums, the CPU's VifAccum, added by every block of
+ * the statistic in any order: two's complement int64 additions. */
 typedef struct VifCudaOut {
-    VifCudaSums scale[VIF_CUDA_SCALES];
+    VifAccum scale[VIF_SCALES];
 } VifCudaOut;
 
 /* What the kernels read besides the planes: the filters and the log2
@@ -35,11 +29,11 @@ typedef struct VifCudaOut {
 typedef struct VifCudaFrame {
     unsigned w, h, bpc;
     unsigned n_gains;
-    double gain[VIF_CUDA_MAX_GAINS];
+    double gain[VIF_MAX_SETS];
     double eps;                 /* 65536 * 1.0e-10, as the CPU spells it */
     const uint16_t *log2_table; /* device copy of vmaf_vif_log2_table */
-    uint16_t *plane[VIF_CUDA_SCALES][2]; /* scales 1..3: decimated ref, dis */
-    size_t plane_pitch[VIF_CUDA_SCALES];  /* bytes */
+    uint16_t *plane[VIF_SCALES][2]; /* scales 1..3: decimated ref, dis */
+    size_t plane_pitch[VIF_SCALES];  /* bytes */
 } VifCudaFrame;
 
 

@@ -21,6 +21,26 @@
 
 #include "feature/vif/vif_tables.h"
 
+/* The CUDA twin's kernels mirror with the same function. */
+#ifdef __CUDACC__
+#define VIF_HOST_DEVICE __host__ __device__
+#else
+#define VIF_HOST_DEVICE
+#endif
+
+/* Index r of a side of n >= 2 samples as the reference's padding reads it:
+ * it copies row f to -f and row n-1-f to n-1+f for f = 1, 2, ... in turn,
+ * so an index reflects periodically (period 2n-2) without repeating the
+ * edge. */
+static inline VIF_HOST_DEVICE int vif_mirror(int r, int n)
+{
+    const int period = 2 * n - 2;
+    int q = r % period;
+    if (q < 0)
+        q += period;
+    return q < n ? q : period - q;
+}
+
 /* Padding in elements allocated on each side of a row buffer (>= the
  * largest H, rounded up so that column 0 stays 64-byte aligned). */
 #define VIF_ROW_PAD 32

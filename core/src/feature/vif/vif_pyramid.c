@@ -18,18 +18,6 @@ typedef struct VifLevel {
     const uint8_t *lone_ref, *lone_dis;
 } VifLevel;
 
-/* The reference pads by copying row f to -f and row n-1-f to n-1+f for
- * f = 1, 2, ... in turn, so for n >= 2 an index reflects periodically
- * (period 2n-2) without repeating the edge. */
-static int vif_mirror(int r, int n)
-{
-    const int period = 2 * n - 2;
-    int q = r % period;
-    if (q < 0)
-        q += period;
-    return q < n ? q : period - q;
-}
-
 /* Source rows first..first+taps-1 of a scale. */
 static void vif_tap_rows(const VifLevel *L, int first, unsigned taps, const uint8_t **ref,
                          const uint8_t **dis)

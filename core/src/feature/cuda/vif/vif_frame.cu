@@ -36,16 +36,6 @@ __host__ __device__ constexpr int taps_of(int f)
     return (17 >> f) | 1;
 }
 
-/* vif_pyramid.c's vif_mirror (n >= 2). */
-__device__ __forceinline__ int mirror(int r, int n)
-{
-    const int period = 2 * n - 2;
-    int q = r % period;
-    if (q < 0)
-        q += period;
-    return q < n ? q : period - q;
-}
-
 __device__ __forceinline__ unsigned rnd(unsigned s)
 {
     return s ? 1u << (s - 1) : 0u;
@@ -70,14 +60,9 @@ __device__ __forceinline__ int log2_64(const uint16_t *t, uint64_t v)
     return (int)__ldg(&t[(v >> k) - LOG2_FIRST]) + 2048 * k;
 }
 
-struct Sums {
-    long long den_log, num_non_log, den_non_log;
-    long long num_log[VIF_CUDA_MAX_GAINS];
-};
-
 /* One pixel's terms (section 3, "Per pixel"), added to s. */
 __device__ __forceinline__ void pixel_terms(const VifCudaFrame &fr, uint32_t mu1, uint32_t mu2,
-                                            uint32_t xx, uint32_t yy, uint32_t xy, Sums &s)
+                                            uint32_t xx, uint32_t yy, uint32_t xy, VifAccum &s)
 {
     const uint32_t mu1_sq = (uint32_t)(((uint64_t)mu1 * mu1 + 0x80000000u) >> 32);
     const uint32_t mu2_sq = (uint32_t)(((uint64_t)mu2 * mu2 + 0x80000000u) >> 32);
@@ -123,24 +108,22 @@ __device__ __forceinline__ long long block_sum(long long v, long long *red)
     return total;
 }
 
-__device__ __forceinline__ void add_sums(const Sums &s, unsigned n_gains, VifCudaSums *out)
+/* The block's total of v added to *to (modulo 2^64, so in any order). */
+__device__ __forceinline__ void add_block_sum(long long v, int64_t *to, long long *red)
+{
+    v = block_sum(v, red);
+    if (threadIdx.x == 0 && threadIdx.y == 0 && v)
+        atomicAdd((unsigned long long *)to, (unsigned long long)v);
+}
+
+__device__ __forceinline__ void add_sums(const VifAccum &s, unsigned n_gains, VifAccum *out)
 {
     __shared__ long long red[TX * TY / 32];
-    const bool lead = threadIdx.x == 0 && threadIdx.y == 0;
-    long long v = block_sum(s.den_log, red);
-    if (lead && v)
-        atomicAdd((unsigned long long *)&out->den_log, (unsigned long long)v);
-    v = block_sum(s.num_non_log, red);
-    if (lead && v)
-        atomicAdd((unsigned long long *)&out->num_non_log, (unsigned long long)v);
-    v = block_sum(s.den_non_log, red);
-    if (lead && v)
-        atomicAdd((unsigned long long *)&out->den_non_log, (unsigned long long)v);
-    for (unsigned p = 0; p < n_gains; p++) {
-        v = block_sum(s.num_log[p], red);
-        if (lead && v)
-            atomicAdd((unsigned long long *)&out->num_log[p], (unsigned long long)v);
-    }
+    add_block_sum(s.den_log, &out->den_log, red);
+    add_block_sum(s.num_non_log, &out->num_non_log, red);
+    add_block_sum(s.den_non_log, &out->den_non_log, red);
+    for (unsigned p = 0; p < n_gains; p++)
+        add_block_sum(s.num_log[p], &out->num_log[p], red);
 }
 
 /* Statistic of a w x h scale with filter F (section 3). T: the samples'
@@ -149,7 +132,7 @@ template <int F, typename T>
 __global__ void __launch_bounds__(TX * TY) k_vif_stat(const char *ref, size_t rp, const char *dis,
                                                       size_t dp, int w, int h, unsigned sh_mu,
                                                       unsigned sh_sq, VifCudaFrame fr,
-                                                      VifCudaSums *out)
+                                                      VifAccum *out)
 {
     constexpr int TAPS = taps_of(F), HALF = TAPS / 2, COLS = TX + 2 * HALF;
     __shared__ uint32_t s_mu1[TY][COLS], s_mu2[TY][COLS];
@@ -163,11 +146,11 @@ __global__ void __launch_bounds__(TX * TY) k_vif_stat(const char *ref, size_t rp
         const int row = y0 + ry, col = x0 - HALF + cx;
         if (row >= h || col >= w + HALF)
             continue;
-        const int c = mirror(col, w);
+        const int c = vif_mirror(col, w);
         uint32_t s1 = 0, s2 = 0;
         uint64_t s11 = 0, s22 = 0, s12 = 0;
         for (int k = 0; k < TAPS; k++) {
-            const int r = mirror(row - HALF + k, h);
+            const int r = vif_mirror(row - HALF + k, h);
             const uint32_t a = sample<T>(ref, rp, r, c), b = sample<T>(dis, dp, r, c);
             const uint32_t ck = c_taps[F][k];
             const uint32_t ca = ck * a, cb = ck * b;
@@ -186,7 +169,7 @@ __global__ void __launch_bounds__(TX * TY) k_vif_stat(const char *ref, size_t rp
     __syncthreads();
 
     /* Horizontal pass and the pixel's terms. */
-    Sums s = {};
+    VifAccum s = {};
     const int ty = threadIdx.y, tx = threadIdx.x;
     if (y0 + ty < h && x0 + tx < w) {
         uint32_t mu1 = 0, mu2 = 0;
@@ -218,10 +201,10 @@ __global__ void __launch_bounds__(TX * TY) k_vif_dec(const char *ref, size_t rp,
         return;
     uint32_t hr = 0, hd = 0;
     for (int kc = 0; kc < TAPS; kc++) {
-        const int c = mirror(2 * j - HALF + kc, w);
+        const int c = vif_mirror(2 * j - HALF + kc, w);
         uint32_t vr = 0, vd = 0;
         for (int k = 0; k < TAPS; k++) {
-            const int r = mirror(2 * i - HALF + k, h);
+            const int r = vif_mirror(2 * i - HALF + k, h);
             const uint32_t ck = c_taps[F][k];
             vr += ck * sample<T>(ref, rp, r, c);
             vd += ck * sample<T>(dis, dp, r, c);
@@ -236,7 +219,7 @@ __global__ void __launch_bounds__(TX * TY) k_vif_dec(const char *ref, size_t rp,
 
 template <int F, typename T>
 cudaError_t stat(const VifCudaFrame &fr, const void *ref, size_t rp, const void *dis,
-                 size_t dp, int w, int h, unsigned sh_mu, unsigned sh_sq, VifCudaSums *out,
+                 size_t dp, int w, int h, unsigned sh_mu, unsigned sh_sq, VifAccum *out,
                  cudaStream_t s)
 {
     const dim3 grid(ceil_div(w, TX), ceil_div(h, TY)), block(TX, TY);
@@ -271,12 +254,6 @@ cudaError_t scale0(const VifCudaFrame &fr, const void *ref, size_t rp, const voi
     return e;
 }
 
-template <typename K>
-cudaError_t load(K *k, cudaError_t e)
-{
-    return load_kernel(k, e);
-}
-
 } // namespace
 
 extern "C" {
@@ -284,15 +261,15 @@ extern "C" {
 cudaError_t vmaf_vif_cuda_prepare(const uint16_t taps[4][17])
 {
     cudaError_t e = cudaMemcpyToSymbol(c_taps, taps, sizeof(c_taps));
-    e = load(k_vif_stat<0, uint8_t>, e);
-    e = load(k_vif_stat<0, uint16_t>, e);
-    e = load(k_vif_stat<1, uint16_t>, e);
-    e = load(k_vif_stat<2, uint16_t>, e);
-    e = load(k_vif_stat<3, uint16_t>, e);
-    e = load(k_vif_dec<1, uint8_t>, e);
-    e = load(k_vif_dec<1, uint16_t>, e);
-    e = load(k_vif_dec<2, uint16_t>, e);
-    return load(k_vif_dec<3, uint16_t>, e);
+    e = load_kernel(k_vif_stat<0, uint8_t>, e);
+    e = load_kernel(k_vif_stat<0, uint16_t>, e);
+    e = load_kernel(k_vif_stat<1, uint16_t>, e);
+    e = load_kernel(k_vif_stat<2, uint16_t>, e);
+    e = load_kernel(k_vif_stat<3, uint16_t>, e);
+    e = load_kernel(k_vif_dec<1, uint8_t>, e);
+    e = load_kernel(k_vif_dec<1, uint16_t>, e);
+    e = load_kernel(k_vif_dec<2, uint16_t>, e);
+    return load_kernel(k_vif_dec<3, uint16_t>, e);
 }
 
 cudaError_t vmaf_vif_cuda_frame(const VifCudaFrame *f, const void *ref, size_t ref_pitch,
@@ -304,18 +281,18 @@ cudaError_t vmaf_vif_cuda_frame(const VifCudaFrame *f, const void *ref, size_t r
         e = f->bpc == 8 ? scale0<uint8_t>(*f, ref, ref_pitch, dis, dis_pitch, out, s)
                         : scale0<uint16_t>(*f, ref, ref_pitch, dis, dis_pitch, out, s);
     /* Scales 1..3 are uint16 planes, shifted by 16 whatever the depth. */
-    for (int sc = 1; e == cudaSuccess && sc < VIF_CUDA_SCALES; sc++) {
+    for (int sc = 1; e == cudaSuccess && sc < VIF_SCALES; sc++) {
         const int w = (int)(f->w >> sc), h = (int)(f->h >> sc);
         const void *r = f->plane[sc][0], *d = f->plane[sc][1];
         const size_t p = f->plane_pitch[sc];
-        VifCudaSums *o = &out->scale[sc];
+        VifAccum *o = &out->scale[sc];
         if (sc == 1)
             e = stat<1, uint16_t>(*f, r, p, d, p, w, h, 16, 16, o, s);
         else if (sc == 2)
             e = stat<2, uint16_t>(*f, r, p, d, p, w, h, 16, 16, o, s);
         else
             e = stat<3, uint16_t>(*f, r, p, d, p, w, h, 16, 16, o, s);
-        if (e != cudaSuccess || sc == VIF_CUDA_SCALES - 1)
+        if (e != cudaSuccess || sc == VIF_SCALES - 1)
             break;
         uint16_t *nr = f->plane[sc + 1][0], *nd = f->plane[sc + 1][1];
         const size_t np = f->plane_pitch[sc + 1];
