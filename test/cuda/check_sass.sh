@@ -19,11 +19,22 @@ else
         echo "SKIP: cuobjdump not found (it comes with a full CUDA toolkit, as on the GPU machine)"
         exit 77
     fi
-    for lib in "$@"; do
-        if ! "$CUOBJDUMP" -sass "$lib" >"$one" 2>&1; then
-            echo "FAIL: cuobjdump -sass $lib failed:"; head -5 "$one"; exit 1
+    # A thin archive (meson's uninstalled static libraries) holds only the
+    # paths of its objects, which cuobjdump cannot follow: it reads those.
+    dump() {
+        if ! "$CUOBJDUMP" -sass "$1" >"$one" 2>&1; then
+            echo "FAIL: cuobjdump -sass $1 failed:"; head -5 "$one"; exit 1
         fi
         cat "$one" >>"$sass"
+    }
+    for lib in "$@"; do
+        if [ "$(head -c 7 "$lib" 2>/dev/null)" = '!<thin>' ]; then
+            for m in $(ar t "$lib"); do
+                case "$m" in /*) dump "$m" ;; *) dump "$(dirname "$lib")/$m" ;; esac
+            done
+        else
+            dump "$lib"
+        fi
     done
 fi
 awk -v rules="$RULES" '
