@@ -18,6 +18,11 @@ struct VmafFeatureCollector {
     size_t cnt, cap;
     unsigned char *read; /* one bit per frame index read (mark_read) */
     unsigned read_cap;   /* bits in read, a multiple of 8 */
+    struct Aggregate {
+        char *name;
+        double value;
+    } *aggregate;        /* in the order first set */
+    size_t n_aggregate;
 };
 
 int vmaf_feature_collector_init(VmafFeatureCollector **fc)
@@ -46,6 +51,9 @@ void vmaf_feature_collector_destroy(VmafFeatureCollector *fc)
     }
     free(fc->feature);
     free(fc->read);
+    for (size_t i = 0; i < fc->n_aggregate; i++)
+        free(fc->aggregate[i].name);
+    free(fc->aggregate);
     pthread_mutex_destroy(&fc->lock);
     free(fc);
 }
@@ -246,4 +254,50 @@ bool vmaf_feature_collector_was_read(VmafFeatureCollector *fc, unsigned index)
     const bool read = index < fc->read_cap && (fc->read[index / 8] & (1u << (index % 8)));
     pthread_mutex_unlock(&fc->lock);
     return read;
+}
+
+int vmaf_feature_collector_set_aggregate(VmafFeatureCollector *fc, const char *name,
+                                         double value)
+{
+    pthread_mutex_lock(&fc->lock);
+    int err = 0;
+    size_t i = 0;
+    while (i < fc->n_aggregate && strcmp(fc->aggregate[i].name, name))
+        i++;
+    if (i == fc->n_aggregate) {
+        struct Aggregate *grown = realloc(fc->aggregate, (i + 1) * sizeof(*grown));
+        char *copy = strdup(name);
+        if (grown)
+            fc->aggregate = grown;
+        if (!grown || !copy) {
+            free(copy);
+            err = -ENOMEM;
+        } else {
+            fc->aggregate[i].name = copy;
+            fc->n_aggregate++;
+        }
+    }
+    if (!err)
+        fc->aggregate[i].value = value;
+    pthread_mutex_unlock(&fc->lock);
+    return err;
+}
+
+size_t vmaf_feature_collector_aggregate_count(VmafFeatureCollector *fc)
+{
+    pthread_mutex_lock(&fc->lock);
+    const size_t n = fc->n_aggregate;
+    pthread_mutex_unlock(&fc->lock);
+    return n;
+}
+
+const char *vmaf_feature_collector_aggregate_at(VmafFeatureCollector *fc, size_t i,
+                                                double *value)
+{
+    pthread_mutex_lock(&fc->lock);
+    const char *name = i < fc->n_aggregate ? fc->aggregate[i].name : NULL;
+    if (name)
+        *value = fc->aggregate[i].value;
+    pthread_mutex_unlock(&fc->lock);
+    return name;
 }

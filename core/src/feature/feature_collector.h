@@ -48,4 +48,14 @@ bool vmaf_feature_collector_at(VmafFeatureCollector *fc, size_t i, unsigned inde
 int vmaf_feature_collector_mark_read(VmafFeatureCollector *fc, unsigned index);
 bool vmaf_feature_collector_was_read(VmafFeatureCollector *fc, unsigned index);
 
+/* Scores of the whole video, not of a frame (psnr's apsnr_y), which
+ * reports list apart. set: stores or replaces; 0 or -ENOMEM. at: the
+ * name of the i-th in the order first set and *value, or NULL past the
+ * end. */
+int vmaf_feature_collector_set_aggregate(VmafFeatureCollector *fc, const char *name,
+                                         double value);
+size_t vmaf_feature_collector_aggregate_count(VmafFeatureCollector *fc);
+const char *vmaf_feature_collector_aggregate_at(VmafFeatureCollector *fc, size_t i,
+                                                double *value);
+
 #endif /* LIBVMAF_SRC_FEATURE_FEATURE_COLLECTOR_H */

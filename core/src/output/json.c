@@ -2,7 +2,7 @@
  *   { "version": "3.0.0", "fps": F,
  *     "frames": [ { "frameNum": i, "metrics": { "name": score, ... } }, ... ],
  *     "pooled_metrics": { "name": { "min": , "max": , "mean": , "harmonic_mean": } },
- *     "aggregate_metrics": { } }
+ *     "aggregate_metrics": { "name": score, ... } }  (whole-video scores, apsnr_y)
  * Unlike the reference, the text is valid JSON in every case: a score that
  * is not finite is null, names are escaped, and the separators do not
  * depend on which frame comes first. */
@@ -56,8 +56,16 @@ static void write_json(const VmafReport *r, VmafOutSink *s)
         vmaf_sink_puts(s, "\n    }");
     }
     vmaf_sink_puts(s, "\n  },\n");
-    /* The reference lists aggregate metrics here; this library has none. */
-    vmaf_sink_puts(s, "  \"aggregate_metrics\": {\n  }\n}\n");
+    vmaf_sink_puts(s, "  \"aggregate_metrics\": {");
+    double v;
+    const char *name;
+    for (size_t i = 0; (name = vmaf_feature_collector_aggregate_at(r->fc, i, &v)); i++) {
+        vmaf_sink_puts(s, i ? ",\n    " : "\n    ");
+        vmaf_sink_json_string(s, name);
+        vmaf_sink_puts(s, ": ");
+        vmaf_sink_score(s, r->score_format, v, VMAF_NONFINITE_NULL);
+    }
+    vmaf_sink_puts(s, "\n  }\n}\n");
 }
 
 const VmafOutputWriter vmaf_output_writer_json = {

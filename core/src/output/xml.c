@@ -4,7 +4,7 @@
  *     <fyi fps="F" />
  *     <frames> <frame frameNum="i" name="score" ... /> ... </frames>
  *     <pooled_metrics> <metric name="n" min= max= mean= harmonic_mean= /> ... </pooled_metrics>
- *     <aggregate_metrics />
+ *     <aggregate_metrics name="score" ... />  (whole-video scores, apsnr_y)
  *   </VMAF>
  * Scores are attributes named after their feature, so every feature name
  * must be a valid XML attribute name (checked before anything is written). */
@@ -95,8 +95,16 @@ static void write_xml(const VmafReport *r, VmafOutSink *s)
         vmaf_sink_puts(s, "/>\n");
     }
     vmaf_sink_puts(s, "  </pooled_metrics>\n");
-    /* The reference writes aggregate metrics here; this library has none. */
-    vmaf_sink_puts(s, "  <aggregate_metrics />\n");
+    vmaf_sink_puts(s, "  <aggregate_metrics ");
+    double v;
+    const char *name;
+    for (size_t i = 0; (name = vmaf_feature_collector_aggregate_at(r->fc, i, &v)); i++) {
+        vmaf_sink_xml_text(s, name);
+        vmaf_sink_puts(s, "=\"");
+        vmaf_sink_score(s, r->score_format, v, VMAF_NONFINITE_TEXT);
+        vmaf_sink_puts(s, "\" ");
+    }
+    vmaf_sink_puts(s, "/>\n");
     vmaf_sink_puts(s, "</VMAF>\n");
 }
 
