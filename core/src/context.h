@@ -58,6 +58,8 @@ struct VmafContext {
     VmafPicture prev_ref[2];
     bool keep_prev_ref;           /* some extractor on the CPU needs them */
     bool device_temporal;         /* a device twin needs every frame read, in order */
+    bool cpu_every_frame;         /* some extractor on the CPU sees subsampled-out frames */
+    bool cpu_chroma;              /* some extractor on the CPU reads chroma */
 
     struct VmafThreadPool *pool;  /* CPU workers when cfg.n_threads > 0 */
     pthread_mutex_t lock;         /* guards inst_busy and err */

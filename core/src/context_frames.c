@@ -52,7 +52,7 @@ static int extract_cpu(VmafContext *vmaf, const VmafFexFrame *frame)
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         VmafFeatureRequest *r = &vmaf->req[i];
         if (r->use->backend != VMAF_FEX_BACKEND_CPU || r->follows ||
-            (!kept && !(r->cpu->flags & VMAF_FEX_FLAG_PREV_REF)))
+            (!kept && !vmaf_fex_sees_every_frame(r->cpu)))
             continue;
         VmafFexFrame own = *frame;
         if (!(r->cpu->flags & VMAF_FEX_FLAG_PREV_REF))
@@ -356,7 +356,7 @@ static int submit_devices(VmafContext *vmaf, const VmafPicture *ref, const VmafP
         VmafFeatureRequest *r = &vmaf->req[i];
         if (r->use->backend == VMAF_FEX_BACKEND_CPU)
             continue;
-        if (err || (!kept && !(r->cpu->flags & VMAF_FEX_FLAG_PREV_REF)))
+        if (err || (!kept && !vmaf_fex_sees_every_frame(r->cpu)))
             vmaf_cuda_frames_done(vmaf->cuda_frames, planes.slot);
         else
             err = r->use->submit(&r->inst[0], &planes);
@@ -372,9 +372,10 @@ static int score_on_cpu(VmafContext *vmaf, const VmafPicture *ref, const VmafPic
     VmafPicture host[2] = { { 0 } };
     *device_err = false;
     if (vmaf_picture_buf_type(ref) == VMAF_PICTURE_BUF_DEVICE) {
-        int err = vmaf_cuda_download_luma(vmaf->cuda, ref, &host[0], index);
+        const bool chroma = vmaf->cpu_chroma;
+        int err = vmaf_cuda_download(vmaf->cuda, ref, &host[0], index, chroma);
         if (!err)
-            err = vmaf_cuda_download_luma(vmaf->cuda, dist, &host[1], index);
+            err = vmaf_cuda_download(vmaf->cuda, dist, &host[1], index, chroma);
         if (err) {
             if (host[0].ref)
                 vmaf_picture_unref(&host[0]);
@@ -421,12 +422,12 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
     if (index + 1 > vmaf->max_index_plus1)
         vmaf->max_index_plus1 = index + 1;
     const bool kept = vmaf_context_extracted_at(vmaf, index);
-    if (!kept && !vmaf->keep_prev_ref && !vmaf->device_temporal)
+    if (!kept && !vmaf->cpu_every_frame && !vmaf->device_temporal)
         return 0;
     bool device_err = true;
     if ((kept || vmaf->device_temporal) && any_backend(vmaf, true))
         err = submit_devices(vmaf, ref, dist, index, kept);
-    if (!err && (kept || vmaf->keep_prev_ref) && any_backend(vmaf, false))
+    if (!err && (kept || vmaf->cpu_every_frame) && any_backend(vmaf, false))
         err = score_on_cpu(vmaf, ref, dist, index, &device_err);
     if (!err)
         return 0;

@@ -78,16 +78,20 @@ static const VmafFeatureExtractor *find_extractor(const char *name, bool *by_fea
 static int enable_output(const VmafFeatureExtractor *cpu, const char *feature,
                          VmafFeatureDictionary **opts)
 {
-    const VmafOption *enabling = vmaf_fex_option_enabling(cpu, feature);
-    if (!enabling)
-        return 0;
-    const char *v = vmaf_dict_get(*opts, enabling->name);
-    if (v && strcmp(v, "true")) {
-        vmaf_error("feature %s needs %s=true (it is an output of %s only with that option)",
-                   feature, enabling->name, cpu->name);
-        return -EINVAL;
+    for (const VmafOption *o = vmaf_fex_options(cpu); o && o->name; o++) {
+        if (!vmaf_fex_option_enables(o, feature))
+            continue;
+        const char *v = vmaf_dict_get(*opts, o->name);
+        if (v && strcmp(v, "true")) {
+            vmaf_error("feature %s needs %s=true (it is an output of %s only with that option)",
+                       feature, o->name, cpu->name);
+            return -EINVAL;
+        }
+        int err = v ? 0 : vmaf_feature_dictionary_set(opts, o->name, "true");
+        if (err)
+            return err;
     }
-    return v ? 0 : vmaf_feature_dictionary_set(opts, enabling->name, "true");
+    return 0;
 }
 
 /* One instance serves every request of an extractor with the same score
@@ -196,9 +200,14 @@ int vmaf_use_feature(VmafContext *vmaf, const char *feature_name, VmafFeatureDic
  * request's options (an output behind an option only with that option on). */
 bool vmaf_request_emits_base(const VmafFeatureRequest *r, const char *base)
 {
-    const VmafOption *o = vmaf_fex_option_enabling(r->cpu, base);
-    const char *v = o ? vmaf_dict_get(r->opts, o->name) : NULL;
-    return !o || (v ? !strcmp(v, "true") : o->def.b);
+    for (const VmafOption *o = vmaf_fex_options(r->cpu); o && o->name; o++) {
+        if (!vmaf_fex_option_enables(o, base))
+            continue;
+        const char *v = vmaf_dict_get(r->opts, o->name);
+        if (!(v ? !strcmp(v, "true") : o->def.b))
+            return false;
+    }
+    return true;
 }
 
 /* The name it stores provided feature `base` under. */
@@ -228,7 +237,7 @@ bool vmaf_context_extracted_at(const VmafContext *vmaf, unsigned index)
  * n_subsample keeps. */
 bool vmaf_context_sees_frame(const VmafContext *vmaf, const VmafFeatureExtractor *cpu, unsigned index)
 {
-    return (cpu->flags & VMAF_FEX_FLAG_PREV_REF) || vmaf_context_extracted_at(vmaf, index);
+    return vmaf_fex_sees_every_frame(cpu) || vmaf_context_extracted_at(vmaf, index);
 }
 
 /* The extractor that stores `feature` at frame `index`, or NULL. */
@@ -297,4 +306,14 @@ void vmaf_request_close(VmafFeatureRequest *r)
     r->inst = NULL;
     r->inst_busy = NULL;
     r->n_inst = 0;
+}
+
+int vmaf_chroma_in_use(VmafContext *vmaf)
+{
+    if (!vmaf)
+        return -EINVAL;
+    for (unsigned i = 0; i < vmaf->req_cnt; i++)
+        if (vmaf->req[i].cpu->flags & VMAF_FEX_FLAG_CHROMA)
+            return 1;
+    return 0;
 }

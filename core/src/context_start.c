@@ -137,6 +137,7 @@ static int start_instance(VmafContext *vmaf, VmafFeatureRequest *r, VmafFex *f, 
     f->bpc = vmaf->bpc;
     f->w = vmaf->w;
     f->h = vmaf->h;
+    f->pix_fmt = vmaf->pix_fmt;
     f->first_index = index;
     memcpy(f->name_suffix, r->name_suffix, sizeof(f->name_suffix));
     set_variants(vmaf, r, f);
@@ -168,6 +169,8 @@ static int start_request(VmafContext *vmaf, VmafFeatureRequest *r, unsigned inde
         return -ENOMEM;
     }
     for (unsigned k = 0; k < n; k++) {
+        r->inst[k].peer = r->inst;
+        r->inst[k].n_peers = n;
         int err = start_instance(vmaf, r, &r->inst[k], index);
         if (err)
             return err;
@@ -177,12 +180,13 @@ static int start_request(VmafContext *vmaf, VmafFeatureRequest *r, unsigned inde
               n > 1 ? " on worker threads" : "",
               r->inst[0].n_variants > 1 ? ", with the scores of other requests in one pass"
                                         : "");
+    const bool on_cpu = r->use->backend == VMAF_FEX_BACKEND_CPU;
     if (r->cpu->flags & VMAF_FEX_FLAG_PREV_REF) {
-        if (r->use->backend == VMAF_FEX_BACKEND_CPU)
-            vmaf->keep_prev_ref = true;
-        else
-            vmaf->device_temporal = true;
+        vmaf->keep_prev_ref |= on_cpu;
+        vmaf->device_temporal |= !on_cpu;
     }
+    vmaf->cpu_every_frame |= on_cpu && vmaf_fex_sees_every_frame(r->cpu);
+    vmaf->cpu_chroma |= on_cpu && (r->cpu->flags & VMAF_FEX_FLAG_CHROMA);
     return 0;
 }
 

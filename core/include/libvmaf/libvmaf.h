@@ -139,6 +139,17 @@ VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
 VMAF_EXPORT int vmaf_feature_extractor_info(const char *name, const char **cpu_name);
 
 /**
+ * Whether the features requested so far read the chroma planes (an
+ * extension of this library). A caller that fills pictures itself (the
+ * vmaf tool) gives pictures in the source's format then; otherwise 4:0:0
+ * pictures of the luma alone are enough. Nothing is logged.
+ *
+ * @return 1 when an extractor in use reads chroma (psnr), 0 when every one
+ *         reads luma only, -EINVAL for a NULL context.
+ */
+VMAF_EXPORT int vmaf_chroma_in_use(VmafContext *vmaf);
+
+/**
  * Store an externally computed score for a feature at a frame index.
  *
  * @return 0 on success, -EINVAL if a score was already stored there, or if

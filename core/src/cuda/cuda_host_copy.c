@@ -1,6 +1,6 @@
 /*
  * Pinned host copies of device pictures, for the CPU extractors that run
- * beside the GPU (vmaf_cuda_download_luma, cuda_internal.h). A copy holds a
+ * beside the GPU (vmaf_cuda_download, cuda_internal.h). A copy holds a
  * reference to the state and goes back to the state's list when its
  * picture's last reference goes, so a run allocates as many copies as there
  * are frames in flight, once; they are freed with the state.
@@ -97,22 +97,35 @@ static int take_copy(struct VmafCudaState *s, size_t bytes, unsigned index, Host
     return 0;
 }
 
-int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host,
-                            unsigned index)
+/* Copies the planes of dev into the host layout of vmaf_picture_alloc(). */
+static cudaError_t copy_planes(const VmafPicture *dev, void *mem, unsigned planes,
+                               const unsigned *pw, const unsigned *ph, const size_t *stride,
+                               const size_t *offset)
+{
+    const size_t sample = dev->bpc > 8 ? 2 : 1;
+    cudaError_t e = cudaSuccess;
+    for (unsigned i = 0; i < planes && e == cudaSuccess; i++)
+        e = cudaMemcpy2D((char *)mem + offset[i], stride[i], dev->data[i],
+                         (size_t)dev->stride[i], (size_t)pw[i] * sample, ph[i],
+                         cudaMemcpyDeviceToHost);
+    return e;
+}
+
+int vmaf_cuda_download(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host,
+                       unsigned index, bool chroma)
 {
     /* Every failure below logs one line with the frame: the caller adds
      * none of its own. */
-    if (!s || !dev || !host || !dev->data[0]) {
+    if (!s || !dev || !host || !dev->data[0] || (chroma && dev->w[1] && !dev->data[2])) {
         vmaf_error("cuda: frame %u: no device picture to copy to the host", index);
         return -EINVAL;
     }
-    /* Luma only, as a 4:0:0 picture in the layout of vmaf_picture_alloc():
-     * every CPU extractor reads luma alone, and pinned memory for chroma
-     * nobody copies or reads would be wasted, up to a few copies a worker
-     * thread. */
+    /* Luma alone as a 4:0:0 picture unless an extractor on the CPU reads
+     * chroma: pinned memory for planes nobody reads would be wasted, up to
+     * a few copies a worker thread. */
+    const enum VmafPixelFormat fmt = chroma ? dev->pix_fmt : VMAF_PIX_FMT_YUV400P;
     unsigned pw[3], ph[3], planes;
-    int err = vmaf_picture_plane_geometry(VMAF_PIX_FMT_YUV400P, dev->w[0], dev->h[0], pw, ph,
-                                          &planes);
+    int err = vmaf_picture_plane_geometry(fmt, dev->w[0], dev->h[0], pw, ph, &planes);
     if (err) {
         vmaf_error("cuda: frame %u: a %ux%u device picture has no valid plane layout", index,
                    dev->w[0], dev->h[0]);
@@ -121,7 +134,6 @@ int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, Vma
     size_t stride[3], offset[3];
     const size_t total = vmaf_picture_plane_layout(planes, pw, ph, dev->bpc,
                                                    VMAF_PICTURE_ROW_ALIGN, stride, offset);
-    const size_t sample = dev->bpc > 8 ? 2 : 1;
     err = vmaf_cuda_enter_for(s, "cuda", index);
     if (err)
         return err;
@@ -131,19 +143,16 @@ int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, Vma
         vmaf_cuda_leave(s);
         return err;
     }
-    const cudaError_t e = cudaMemcpy2D(c->mem, stride[0], dev->data[0], (size_t)dev->stride[0],
-                                       (size_t)dev->w[0] * sample, dev->h[0],
-                                       cudaMemcpyDeviceToHost);
+    const cudaError_t e = copy_planes(dev, c->mem, planes, pw, ph, stride, offset);
     vmaf_cuda_leave(s);
     if (e != cudaSuccess) {
         if (vmaf_cuda_report(s, e))
-            vmaf_error("cuda: frame %u: copying the luma of a %ux%u device picture to the "
-                       "host failed: %s",
+            vmaf_error("cuda: frame %u: copying a %ux%u device picture to the host failed: %s",
                        index, dev->w[0], dev->h[0], cudaGetErrorString(e));
         keep_copy(s, c);
         return vmaf_cuda_errno(e);
     }
-    err = vmaf_picture_wrap(host, VMAF_PIX_FMT_YUV400P, dev->bpc, dev->w[0], dev->h[0],
+    err = vmaf_picture_wrap(host, fmt, dev->bpc, dev->w[0], dev->h[0],
                             VMAF_PICTURE_BUF_HOST_PINNED, c->mem, total, host_copy_release, c);
     if (err) {
         /* vmaf_picture_wrap() said why (its only failure here is memory). */

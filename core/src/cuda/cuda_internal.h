@@ -14,15 +14,16 @@ struct CUevent_st; /* cudaEvent_t's target */
 /* Frees the state after all its work has finished. NULL is a no-op. */
 void vmaf_cuda_state_free(struct VmafCudaState *s);
 
-/* Copies the luma plane of a device picture into a 4:0:0 host picture of
- * the same size and depth (every CPU extractor reads luma only), for CPU
- * extractors that run beside the GPU. The memory is pinned and comes back
- * to the state for the next frame when the picture's last reference goes.
- * 0 or negative errno; a failure is logged once, with frame `index`. */
-int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev,
-                            VmafPicture *host, unsigned index);
+/* Copies a device picture into a host picture of the same size and
+ * depth, for CPU extractors that run beside the GPU: its luma alone, as
+ * 4:0:0, or with `chroma` every plane in its own format. The memory is
+ * pinned and comes back to the state for the next frame when the
+ * picture's last reference goes. 0 or negative errno; a failure is logged
+ * once, with frame `index`. */
+int vmaf_cuda_download(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host,
+                       unsigned index, bool chroma);
 
-/* Host copies allocated so far by vmaf_cuda_download_luma (tests). */
+/* Host copies allocated so far by vmaf_cuda_download (tests). */
 unsigned vmaf_cuda_host_copies_made(struct VmafCudaState *s);
 
 /* The frames in flight on the device, for every CUDA extractor of a

@@ -63,9 +63,10 @@ void vmaf_cuda_state_free(struct VmafCudaState *s)
     (void)s;
 }
 
-int vmaf_cuda_download_luma(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host,
-                            unsigned index)
+int vmaf_cuda_download(struct VmafCudaState *s, const VmafPicture *dev, VmafPicture *host,
+                       unsigned index, bool chroma)
 {
+    (void)chroma;
     (void)s;
     (void)dev;
     (void)host;

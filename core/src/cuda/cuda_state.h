@@ -50,7 +50,7 @@ struct VmafCudaState {
     VmafCuCtxPopCurrent pop;
     VmafCuDevicePrimaryCtxRelease primary_release;
     /* Pinned host copies of device pictures for CPU extractors
-     * (vmaf_cuda_download_luma), kept for reuse once released. */
+     * (vmaf_cuda_download), kept for reuse once released. */
     pthread_mutex_t copies_lock;
     struct VmafCudaHostCopy *free_copies;
     unsigned copies_made; /* allocations, for tests */

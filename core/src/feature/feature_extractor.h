@@ -74,6 +74,14 @@ enum VmafFexFlags {
      * FRAME_PARALLEL too, frames still go to instances in any order: what
      * needs the previous frames reads them from prev_ref, not from state. */
     VMAF_FEX_FLAG_PREV_REF = 1 << 1,
+    /* Sees every frame read, subsampled or not, without the earlier
+     * pictures: what it sums over the whole video (psnr's apsnr) covers
+     * the frames n_subsample leaves out, as the reference's does. */
+    VMAF_FEX_FLAG_EVERY_FRAME = 1 << 2,
+    /* Reads the chroma planes: the pictures it gets have the context's
+     * pixel format (device pictures come back with chroma), and the vmaf
+     * tool reads chroma from its inputs (vmaf_chroma_in_use()). */
+    VMAF_FEX_FLAG_CHROMA = 1 << 3,
 };
 
 /* What extract() scores: a picture pair and, with VMAF_FEX_FLAG_PREV_REF,
@@ -104,10 +112,17 @@ typedef struct VmafFex {
     struct VmafCudaState *cuda; /* set for device extractors */
     struct VmafCudaFrames *frames; /* device extractors: where the frames are */
     struct VmafCudaTwin *twin;  /* device twins: set by vmaf_cuda_twin_init() */
+    /* Every instance of its request, this one included (peer[0] gets the
+     * flush), so that flush() can merge what each one summed. */
+    const struct VmafFex *peer;
+    unsigned n_peers;
     /* No pixel format: a CPU extractor reads it from each picture, since
      * the host copies of device pictures are 4:0:0 whatever the context's
      * format (libvmaf.c), and a context may be given both kinds. */
     unsigned bpc, w, h;
+    /* The context's format (the first pair's). With VMAF_FEX_FLAG_CHROMA
+     * the pictures have it; without, they may be 4:0:0 copies. */
+    enum VmafPixelFormat pix_fmt;
     unsigned first_index; /* the frame whose arrival started it (the twin's init lines name it) */
     /* Appended to every output name (VMAF_OPT_FLAG_NAMES_SCORE options),
      * "" when the options name nothing; vmaf_fex_store() adds it. */
@@ -184,12 +199,19 @@ typedef struct VmafFeatureExtractor {
     int (*collect)(VmafFex *fex, bool wait, VmafFeatureCollector *fc);
 
     /* Optional: called once after the last frame, on the first instance
-     * only (a frame-parallel extractor's other instances get no flush). */
+     * only (a frame-parallel extractor's other instances get no flush; it
+     * reads what they summed through VmafFex.peer). */
     int (*flush)(VmafFex *fex, VmafFeatureCollector *fc);
 
     /* Frees everything a successful init allocated. */
     void (*close)(VmafFex *fex);
 } VmafFeatureExtractor;
+
+/* Whether an extractor sees the frames n_subsample leaves out. */
+static inline bool vmaf_fex_sees_every_frame(const VmafFeatureExtractor *cpu)
+{
+    return cpu->flags & (VMAF_FEX_FLAG_PREV_REF | VMAF_FEX_FLAG_EVERY_FRAME);
+}
 
 /* The options and the features of an extractor, a twin's being its CPU
  * extractor's. */
@@ -260,7 +282,11 @@ void vmaf_fex_warn_inert_options(const VmafFeatureExtractor *fex, const void *pr
 /* The option of that name, or NULL. */
 const VmafOption *vmaf_fex_option_named(const VmafFeatureExtractor *fex, const char *name);
 
-/* The option that must be on for `fex` to emit `feature` (NULL if none). */
+/* Whether option o must be on for its extractor to emit `feature`. */
+bool vmaf_fex_option_enables(const VmafOption *o, const char *feature);
+
+/* The first option that must be on for `fex` to emit `feature` (NULL if
+ * none); an output may need several (psnr's mse_cb). */
 const VmafOption *vmaf_fex_option_enabling(const VmafFeatureExtractor *fex,
                                            const char *feature);
 

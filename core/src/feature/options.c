@@ -168,12 +168,19 @@ const VmafOption *vmaf_fex_option_named(const VmafFeatureExtractor *fex, const c
     return find_option(vmaf_fex_options(fex), name);
 }
 
+bool vmaf_fex_option_enables(const VmafOption *o, const char *feature)
+{
+    for (const char *const *f = o->enables; f && *f; f++)
+        if (!strcmp(*f, feature))
+            return true;
+    return false;
+}
+
 const VmafOption *vmaf_fex_option_enabling(const VmafFeatureExtractor *fex, const char *feature)
 {
     for (const VmafOption *o = vmaf_fex_options(fex); o && o->name; o++)
-        for (const char *const *f = o->enables; f && *f; f++)
-            if (!strcmp(*f, feature))
-                return o;
+        if (vmaf_fex_option_enables(o, feature))
+            return o;
     return NULL;
 }
 
