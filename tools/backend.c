@@ -61,13 +61,18 @@ int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, char *not
 }
 
 void picture_source_init(PicSource *src, VmafContext *vmaf, bool cuda, unsigned w, unsigned h,
-                         unsigned bpc, bool quiet)
+                         unsigned bpc, enum VmafPixelFormat pix_fmt, bool quiet)
 {
-    *src = (PicSource){ .vmaf = vmaf, .pool = false, .w = w, .h = h, .bpc = bpc };
+    /* Luma alone unless chroma is read: a third to two thirds less to read
+     * and, with CUDA, to upload. */
+    if (vmaf_chroma_in_use(vmaf) != 1)
+        pix_fmt = VMAF_PIX_FMT_YUV400P;
+    *src = (PicSource){ .vmaf = vmaf, .pool = false, .w = w, .h = h, .bpc = bpc,
+                        .pix_fmt = pix_fmt };
     if (!cuda)
         return;
     VmafCudaPictureConfiguration pcfg = {
-        .pic_params = { .w = w, .h = h, .bpc = bpc, .pix_fmt = VMAF_PIX_FMT_YUV400P },
+        .pic_params = { .w = w, .h = h, .bpc = bpc, .pix_fmt = pix_fmt },
         .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
     };
     const int err = vmaf_cuda_preallocate_pictures(vmaf, pcfg);
@@ -82,6 +87,5 @@ int get_picture(const PicSource *src, VmafPicture *pic)
 {
     if (src->pool)
         return vmaf_cuda_fetch_preallocated_picture(src->vmaf, pic);
-    /* Every feature in use reads luma only: chroma is skipped while reading. */
-    return vmaf_picture_alloc(pic, VMAF_PIX_FMT_YUV400P, src->bpc, src->w, src->h);
+    return vmaf_picture_alloc(pic, src->pix_fmt, src->bpc, src->w, src->h);
 }

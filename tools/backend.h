@@ -21,15 +21,19 @@ typedef struct PicSource {
     VmafContext *vmaf;
     bool pool; /* the library's pinned pictures */
     unsigned w, h, bpc;
+    /* The pictures' format: the source's when a feature in use reads
+     * chroma (vmaf_chroma_in_use), else 4:0:0, and the readers skip chroma. */
+    enum VmafPixelFormat pix_fmt;
 } PicSource;
 
-/* Sets up src for pictures of w x h at bpc bits, from the pinned pool
- * when cuda (falling back to ordinary memory, with a warning unless
- * quiet). */
+/* Sets up src for pictures of w x h at bpc bits in format pix_fmt (the
+ * source's; 4:0:0 is taken when no feature in use reads chroma), from the
+ * pinned pool when cuda (falling back to ordinary memory, with a warning
+ * unless quiet). */
 void picture_source_init(PicSource *src, VmafContext *vmaf, bool cuda, unsigned w, unsigned h,
-                         unsigned bpc, bool quiet);
+                         unsigned bpc, enum VmafPixelFormat pix_fmt, bool quiet);
 
-/* A picture to read one frame's luma into. 0 or negative errno. */
+/* A picture to read one frame into. 0 or negative errno. */
 int get_picture(const PicSource *src, VmafPicture *pic);
 
 #endif /* VMAF_TOOLS_BACKEND_H */

@@ -104,7 +104,7 @@ int set_up_scoring(Run *r)
         if ((status = use_feature(r, &c->feature[i])))
             return status;
     picture_source_init(&r->src, r->vmaf, r->cuda, r->ref.info.w, r->ref.info.h,
-                        r->ref.info.bpc, c->quiet);
+                        r->ref.info.bpc, r->ref.info.pix_fmt, c->quiet);
     say_setup_notes(r);
     return 0;
 }
