@@ -12,6 +12,7 @@ extern const VmafFeatureExtractor vmaf_fex_float_ssim;
 extern const VmafFeatureExtractor vmaf_fex_motion;
 extern const VmafFeatureExtractor vmaf_fex_adm;
 extern const VmafFeatureExtractor vmaf_fex_vif;
+extern const VmafFeatureExtractor vmaf_fex_psnr;
 #if HAVE_CUDA
 extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
 extern const VmafFeatureExtractor vmaf_fex_motion_cuda;
@@ -23,6 +24,7 @@ static const VmafFeatureExtractor *const table[] = {
     &vmaf_fex_motion,
     &vmaf_fex_adm,
     &vmaf_fex_vif,
+    &vmaf_fex_psnr,
 #if HAVE_CUDA
     &vmaf_fex_float_ssim_cuda,
     &vmaf_fex_motion_cuda,

@@ -22,6 +22,7 @@ static const struct {
     { "motion", checkasm_check_motion },
     { "adm", checkasm_check_adm },
     { "vif", checkasm_check_vif },
+    { "psnr", checkasm_check_psnr },
 };
 
 static CheckasmLevel levels[8];

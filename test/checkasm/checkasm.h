@@ -63,5 +63,6 @@ void checkasm_bench(const char *name, const CheckasmLevel *level, void (*run_c)(
 void checkasm_check_motion(void);
 void checkasm_check_adm(void);
 void checkasm_check_vif(void);
+void checkasm_check_psnr(void);
 
 #endif /* TEST_CHECKASM_CHECKASM_H */

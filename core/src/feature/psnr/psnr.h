@@ -1,0 +1,51 @@
+/*
+ * PSNR as libvmaf 3.2's `psnr` extractor computes it, bit for bit
+ * (docs/metrics/psnr.md): the options, the score names, and the scores
+ * made from a plane's sum of squared errors, which is an exact integer.
+ */
+#ifndef LIBVMAF_SRC_FEATURE_PSNR_PSNR_H
+#define LIBVMAF_SRC_FEATURE_PSNR_PSNR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "libvmaf/picture.h"
+
+typedef struct PsnrOptions {
+    bool enable_chroma;
+    bool enable_mse;
+    bool enable_apsnr;
+    bool reduced_hbd_peak;
+    double min_sse;
+} PsnrOptions;
+
+#define PSNR_PLANES 3
+
+extern const char *const vmaf_psnr_feature[PSNR_PLANES];  /* psnr_y, psnr_cb, psnr_cr */
+extern const char *const vmaf_mse_feature[PSNR_PLANES];   /* mse_y, ... */
+extern const char *const vmaf_apsnr_feature[PSNR_PLANES]; /* apsnr_y, ... (aggregate) */
+
+/* The peak sample value: 255 at 8 bits; above, 2^bpc - 1, or with
+ * reduced_hbd_peak 255 * 2^(bpc - 8), the 8-bit peak scaled. */
+unsigned vmaf_psnr_peak(const PsnrOptions *o, unsigned bpc);
+
+/* The size of plane p as the reference's pictures have it: chroma sides
+ * halved rounding down (this library's pictures round up; the extra
+ * column and row, which cover one luma sample each, are not scored). */
+void vmaf_psnr_plane_size(enum VmafPixelFormat fmt, unsigned w, unsigned h, unsigned p,
+                          unsigned *pw, unsigned *ph);
+
+/* The highest PSNR of a pw x ph plane: 6 bpc + 12, or with min_sse set
+ * ceil(10 log10(peak^2 pw ph / min_sse)). */
+double vmaf_psnr_max(const PsnrOptions *o, unsigned bpc, unsigned peak, unsigned pw,
+                     unsigned ph);
+
+/* The MSE and PSNR of a pw x ph plane whose squared errors sum to sse. */
+double vmaf_psnr_mse(uint64_t sse, unsigned pw, unsigned ph);
+double vmaf_psnr_db(double mse, unsigned peak, double max);
+
+/* The PSNR of a whole video: `samples` samples whose squared errors sum to
+ * sse, capped at ceil(10 log10(2 peak^2 samples)). */
+double vmaf_apsnr_db(uint64_t sse, uint64_t samples, unsigned peak);
+
+#endif /* LIBVMAF_SRC_FEATURE_PSNR_PSNR_H */

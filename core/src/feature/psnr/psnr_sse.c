@@ -1,0 +1,57 @@
+#include <stdint.h>
+
+#include "config.h"
+#include "cpu.h"
+#include "feature/psnr/psnr_sse.h"
+
+extern const VmafPsnrKernels vmaf_psnr_kernels_c;
+#if HAVE_AVX2_KERNELS
+extern const VmafPsnrKernels vmaf_psnr_kernels_avx2;
+#endif
+#if HAVE_AVX512_KERNELS
+extern const VmafPsnrKernels vmaf_psnr_kernels_avx512;
+#endif
+
+static const struct {
+    const VmafPsnrKernels *k;
+    unsigned cpu_flag;
+} variants[] = {
+    { &vmaf_psnr_kernels_c, 0 },
+#if HAVE_AVX2_KERNELS
+    { &vmaf_psnr_kernels_avx2, VMAF_CPU_FLAG_AVX2 },
+#endif
+#if HAVE_AVX512_KERNELS
+    { &vmaf_psnr_kernels_avx512, VMAF_CPU_FLAG_AVX512 },
+#endif
+};
+#define N_VARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
+
+const VmafPsnrKernels *vmaf_psnr_kernels_get(int i)
+{
+    if (i < 0 || i >= N_VARIANTS ||
+        (vmaf_cpu_flags_detected() & variants[i].cpu_flag) != variants[i].cpu_flag)
+        return NULL;
+    return variants[i].k;
+}
+
+const VmafPsnrKernels *vmaf_psnr_kernels_best(void)
+{
+    const unsigned flags = vmaf_cpu_flags();
+    const VmafPsnrKernels *best = variants[0].k;
+    for (int i = 1; i < N_VARIANTS; i++)
+        if ((flags & variants[i].cpu_flag) == variants[i].cpu_flag)
+            best = variants[i].k;
+    return best;
+}
+
+uint64_t vmaf_psnr_sse(const VmafPsnrKernels *k, const void *a, ptrdiff_t a_stride,
+                       const void *b, ptrdiff_t b_stride, unsigned w, unsigned h,
+                       unsigned bpc)
+{
+    const char *pa = a, *pb = b;
+    uint64_t sse = 0;
+    for (unsigned y = 0; y < h; y++, pa += a_stride, pb += b_stride)
+        sse += bpc == 8 ? k->sse_row_8((const uint8_t *)pa, (const uint8_t *)pb, w)
+                        : k->sse_row_16((const uint16_t *)pa, (const uint16_t *)pb, w);
+    return sse;
+}
