@@ -103,14 +103,21 @@ class BadInputs(CliTestCase):
 
         # The reference's presets: refused with the metrics still missing,
         # and the parts that exist today as arguments that run as given.
-        parts = ("-m version=vmaf_v0.6.1:name=vmaf -m version=vmaf_v0.6.1neg:name=vmaf_neg "
-                 "--feature float_ssim=enable_db=true:clip_db=true")
-        for preset, missing in (("aom_ctc", "PSNR-HVS, MS-SSIM, CIEDE2000"), ("nflx_ctc", "APSNR and")):
+        presets = (("aom_ctc", "PSNR-HVS, MS-SSIM and CIEDE2000",
+                    "-m version=vmaf_v0.6.1:name=vmaf -m version=vmaf_v0.6.1neg:name=vmaf_neg "
+                    "--feature psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5 "
+                    "--feature float_ssim=enable_db=true:clip_db=true"),
+                   ("nflx_ctc", "CAMBI",
+                    "-m version=vmaf_4k_v0.6.1:name=vmaf -m version=vmaf_4k_v0.6.1neg:name=vmaf_neg "
+                    "--feature psnr=enable_chroma=true:enable_apsnr=true "
+                    "--feature float_ssim=enable_db=true:clip_db=true"))
+        for preset, missing, parts in presets:
             _, _, err = expect_error(["-r", good_r, "-d", good_d, "--" + preset, "v1.0"], "usage",
                                      missing, "--" + preset)
             check(parts in err, "--%s: the runnable parts not named: %r" % (preset, err))
-        rc, out, err = run(["-r", good_r, "-d", good_d, "-q"] + parts.split())
-        check(rc == 0 and "vmaf_neg" in out, "the presets' runnable parts: %d %r" % (rc, err))
+            rc, out, err = run(["-r", good_r, "-d", good_d, "-q"] + parts.split())
+            check(rc == 0 and "vmaf_neg" in out,
+                  "--%s's runnable parts: %d %r %r" % (preset, rc, out, err))
 
         # Reports: refused before scoring, never half-written, inputs untouched.
         outdir = os.path.join(tmp, "outdir")
