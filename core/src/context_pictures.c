@@ -1,6 +1,7 @@
 /*
  * What a context accepts as a frame's pictures: allocated pictures whose
- * planes lie inside their memory, both in host or both in device
+ * luma plane lies inside their memory (the chroma planes are checked by
+ * the extractors that read them), both in host or both in device
  * memory, device ones only with CUDA state, none of another context's
  * pool, and the geometry of the first frame.
  */
@@ -18,38 +19,6 @@
 
 static const char *const which[2] = { "reference", "distorted" };
 
-/* A caller who changed a picture's size, depth or stride after it was
- * allocated would have the extractors read past its block: each plane
- * must lie inside the memory it was given. In integers, and without
- * overflow: a bad picture's rows may point anywhere (for a device picture,
- * anywhere on the device, where the kernels would fault). */
-static bool plane_fits(const VmafPicture *p, int i)
-{
-    const VmafPicturePriv *priv = p->priv;
-    const size_t row = (size_t)p->w[i] * (p->bpc > 8 ? 2 : 1);
-    const ptrdiff_t sd = p->stride[i];
-    const size_t stride = sd == PTRDIFF_MIN ? 0 : (size_t)(sd < 0 ? -sd : sd);
-    if (stride < row || !stride || !p->data[i] || !p->h[i])
-        return false;
-    if (!priv)
-        return true;
-    const uintptr_t lo = (uintptr_t)priv->block, hi = lo + priv->size;
-    const uintptr_t at = (uintptr_t)p->data[i];
-    unsigned long long span;
-    const bool down = sd < 0; /* rows run towards lower addresses */
-    return !__builtin_mul_overflow((unsigned long long)(p->h[i] - 1),
-                                   (unsigned long long)stride, &span) &&
-           at >= lo && at < hi && row <= hi - lo &&
-           (down ? span <= at - lo && row <= hi - at
-                 : span <= hi - at && row <= hi - at - span);
-}
-
-/* The planes a picture has: chroma ones where its format has them. */
-static int planes_of(const VmafPicture *p)
-{
-    return p->pix_fmt != VMAF_PIX_FMT_YUV400P && p->w[1] ? 3 : 1;
-}
-
 static int check_one(const VmafPicture *p, int i, unsigned index)
 {
     if (!p->ref || !p->data[0] || !p->w[0] || !p->h[0] || !vmaf_bpc_supported(p->bpc) ||
@@ -59,14 +28,11 @@ static int check_one(const VmafPicture *p, int i, unsigned index)
                    which[i]);
         return -EINVAL;
     }
-    static const char *const plane[3] = { "luma", "first chroma", "second chroma" };
-    for (int k = 0; k < planes_of(p); k++) {
-        if (plane_fits(p, k))
-            continue;
-        vmaf_error("frame %u: the %s picture's %s plane (%ux%u, %u-bit, stride %td) does not "
+    if (!vmaf_picture_plane_fits(p, 0)) {
+        vmaf_error("frame %u: the %s picture's luma plane (%ux%u, %u-bit, stride %td) does not "
                    "fit its memory; do not change a picture's size, depth or stride after "
                    "vmaf_picture_alloc() or vmaf_cuda_fetch_preallocated_picture()", index,
-                   which[i], plane[k], p->w[k], p->h[k], p->bpc, p->stride[k]);
+                   which[i], p->w[0], p->h[0], p->bpc, p->stride[0]);
         return -EINVAL;
     }
     return 0;

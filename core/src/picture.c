@@ -283,3 +283,29 @@ int vmaf_picture_unref(VmafPicture *pic)
     memset(pic, 0, sizeof(*pic));
     return 0;
 }
+
+/* A caller who changed a picture's size, depth or stride after it was
+ * allocated would have the extractors read past its block: a plane they
+ * read must lie inside the memory it was given. In integers, and without
+ * overflow: a bad picture's rows may point anywhere (for a device picture,
+ * anywhere on the device, where the kernels would fault). */
+bool vmaf_picture_plane_fits(const VmafPicture *p, int i)
+{
+    const VmafPicturePriv *priv = p->priv;
+    const size_t row = (size_t)p->w[i] * (p->bpc > 8 ? 2 : 1);
+    const ptrdiff_t sd = p->stride[i];
+    const size_t stride = sd == PTRDIFF_MIN ? 0 : (size_t)(sd < 0 ? -sd : sd);
+    if (stride < row || !stride || !p->data[i] || !p->h[i])
+        return false;
+    if (!priv)
+        return true;
+    const uintptr_t lo = (uintptr_t)priv->block, hi = lo + priv->size;
+    const uintptr_t at = (uintptr_t)p->data[i];
+    unsigned long long span;
+    const bool down = sd < 0; /* rows run towards lower addresses */
+    return !__builtin_mul_overflow((unsigned long long)(p->h[i] - 1),
+                                   (unsigned long long)stride, &span) &&
+           at >= lo && at < hi && row <= hi - lo &&
+           (down ? span <= at - lo && row <= hi - at
+                 : span <= hi - at && row <= hi - at - span);
+}

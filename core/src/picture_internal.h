@@ -65,6 +65,10 @@ size_t vmaf_picture_plane_layout(unsigned planes, const unsigned pw[3], const un
 /* dst becomes another reference to src's planes. */
 int vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);
 
+/* Whether plane i (present: data, size, stride) lies inside the memory
+ * the picture was given, rows of w[i] samples h[i] times. */
+bool vmaf_picture_plane_fits(const VmafPicture *p, int i);
+
 static inline enum VmafPictureBufType vmaf_picture_buf_type(const VmafPicture *pic)
 {
     const VmafPicturePriv *p = (const VmafPicturePriv *)pic->priv;

@@ -251,6 +251,32 @@ static void check_gray(void)
     }
 }
 
+/* A picture whose chroma plane is missing or changed is refused in one
+ * line, the context's other checks reading luma only. */
+static void check_missing_chroma(void)
+{
+    for (int how = 0; how < 2; how++) {
+        VmafContext *v = NULL;
+        CHECK_INT(vmaf_init(&v, (VmafConfiguration){ .log_level = VMAF_LOG_LEVEL_ERROR }), 0);
+        CHECK_INT(vmaf_use_feature(v, "psnr", NULL), 0);
+        VmafPicture ref, dis;
+        CHECK_INT(vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, 16, 16), 0);
+        CHECK_INT(vmaf_picture_alloc(&dis, VMAF_PIX_FMT_YUV420P, 8, 16, 16), 0);
+        void *saved = dis.data[2];
+        if (how)
+            dis.stride[2] = 1000000; /* rows past the picture's memory */
+        else
+            dis.data[2] = NULL;
+        capture_begin();
+        const int err = vmaf_read_pictures(v, &ref, &dis, 0);
+        const char *said = capture_end();
+        CHECK(err == -EINVAL && count_lines(said) == 1 && strstr(said, "distorted"),
+              "chroma plane %s: %d, %s", how ? "too long" : "missing", err, said);
+        dis.data[2] = saved;
+        vmaf_close(v);
+    }
+}
+
 /* Asking for an output by name switches its options on; asking for
  * mse_cb with enable_chroma=false is a contradiction. */
 static void check_names(void)
@@ -291,6 +317,7 @@ int main(int argc, char **argv)
     if (argc > 1)
         rng = strtoull(argv[1], NULL, 0);
     check_gray();
+    check_missing_chroma();
     check_names();
     random_cases(120);
     return check_result("psnr");
