@@ -4,11 +4,11 @@
 # under a sanitizer or on the GPU machine is added here.
 
 # AddressSanitizer + UndefinedBehaviorSanitizer, on a build without CUDA.
-VMAF_SUITES_ASAN="core ssim motion vif adm vmaf checkasm output model cli api"
+VMAF_SUITES_ASAN="core ssim motion vif adm psnr ciede vmaf checkasm output model cli api"
 # ThreadSanitizer: the suites that run worker threads (the thread pool and
 # team, frame-parallel scoring with the previous frames handed over, the
 # tool's reader threads, the API contract).
-VMAF_SUITES_TSAN="core ssim motion vmaf cli api"
+VMAF_SUITES_TSAN="core ssim motion psnr vmaf cli api"
 # Left out of both sanitizer stages: every golden vector through every
 # run (minutes under a sanitizer); the quick parity tests of suite vmaf
 # cover five of the vectors there.

@@ -13,6 +13,7 @@ extern const VmafFeatureExtractor vmaf_fex_motion;
 extern const VmafFeatureExtractor vmaf_fex_adm;
 extern const VmafFeatureExtractor vmaf_fex_vif;
 extern const VmafFeatureExtractor vmaf_fex_psnr;
+extern const VmafFeatureExtractor vmaf_fex_ciede;
 #if HAVE_CUDA
 extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
 extern const VmafFeatureExtractor vmaf_fex_motion_cuda;
@@ -25,6 +26,7 @@ static const VmafFeatureExtractor *const table[] = {
     &vmaf_fex_adm,
     &vmaf_fex_vif,
     &vmaf_fex_psnr,
+    &vmaf_fex_ciede,
 #if HAVE_CUDA
     &vmaf_fex_float_ssim_cuda,
     &vmaf_fex_motion_cuda,

@@ -1,0 +1,103 @@
+/*
+ * ciede: ciede2000 = 45 - 20 log10(mean CIEDE2000 difference) of each
+ * frame, as libvmaf 3.2's `ciede` extractor computes it, bit for bit
+ * (docs/metrics/ciede.md). Chroma is upsampled by repetition; the sum of
+ * the per-pixel differences is a double added in raster order, as the
+ * reference adds it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "feature/ciede/ciede.h"
+#include "feature/feature_collector.h"
+#include "feature/feature_extractor.h"
+#include "log.h"
+#include "picture_internal.h"
+
+typedef struct CiedeState {
+    char no_options; /* first member of every private struct: the options */
+    unsigned shift_x, shift_y; /* chroma subsampling, as shifts */
+} CiedeState;
+
+static const char *const provided_features[] = { "ciede2000", NULL };
+
+static int init(VmafFex *fex)
+{
+    CiedeState *st = fex->priv;
+    if (fex->pix_fmt == VMAF_PIX_FMT_YUV400P) {
+        vmaf_error("ciede: the pictures are 4:0:0 (luma only), and CIEDE2000 needs the "
+                   "chroma planes; give pictures with chroma");
+        return -EINVAL;
+    }
+    st->shift_x = fex->pix_fmt != VMAF_PIX_FMT_YUV444P;
+    st->shift_y = fex->pix_fmt == VMAF_PIX_FMT_YUV420P;
+    return 0;
+}
+
+static float sample(const VmafPicture *p, unsigned plane, unsigned y, unsigned x)
+{
+    const char *row = (const char *)p->data[plane] + (ptrdiff_t)y * p->stride[plane];
+    return p->bpc == 8 ? (float)((const uint8_t *)row)[x] : (float)((const uint16_t *)row)[x];
+}
+
+static CiedeLab lab_at(const CiedeState *st, const VmafPicture *p, unsigned y, unsigned x)
+{
+    const unsigned cy = y >> st->shift_y, cx = x >> st->shift_x;
+    return vmaf_ciede_lab(sample(p, 0, y, x), sample(p, 1, cy, cx), sample(p, 2, cy, cx),
+                          p->bpc);
+}
+
+/* The chroma planes must be there and cover the luma after upsampling. */
+static int check_chroma(const VmafFex *fex, const CiedeState *st, const VmafFexFrame *frame)
+{
+    const VmafPicture *pic[2] = { frame->ref, frame->dist };
+    for (int i = 0; i < 2; i++) {
+        bool ok = pic[i]->pix_fmt == fex->pix_fmt;
+        for (int p = 1; p < 3 && ok; p++)
+            ok = vmaf_picture_plane_fits(pic[i], p) &&
+                 pic[i]->w[p] >= ((fex->w - 1) >> st->shift_x) + 1 &&
+                 pic[i]->h[p] >= ((fex->h - 1) >> st->shift_y) + 1;
+        if (ok)
+            continue;
+        vmaf_error("ciede: frame %u: the %s picture has no chroma planes of the context's "
+                   "format in its memory; give pictures from vmaf_picture_alloc() in one "
+                   "format", frame->index, i ? "distorted" : "reference");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector *fc)
+{
+    const CiedeState *st = fex->priv;
+    int err = vmaf_fex_check_frame(fex, frame);
+    if (!err)
+        err = check_chroma(fex, st, frame);
+    if (err)
+        return err;
+    double sum = 0.;
+    for (unsigned y = 0; y < fex->h; y++)
+        for (unsigned x = 0; x < fex->w; x++)
+            sum += vmaf_ciede2000(lab_at(st, frame->ref, y, x), lab_at(st, frame->dist, y, x));
+    const double score = 45. - 20. * log10(sum / (double)(fex->w * fex->h));
+    return vmaf_fex_store(fex, fc, "ciede2000", score, frame->index);
+}
+
+static void close_fex(VmafFex *fex)
+{
+    (void)fex; /* nothing allocated */
+}
+
+const VmafFeatureExtractor vmaf_fex_ciede = {
+    .name = "ciede",
+    .backend = VMAF_FEX_BACKEND_CPU,
+    .priv_size = sizeof(CiedeState),
+    .provided_features = provided_features,
+    .flags = VMAF_FEX_FLAG_FRAME_PARALLEL | VMAF_FEX_FLAG_CHROMA,
+    .init = init,
+    .extract = extract,
+    .close = close_fex,
+};
