@@ -585,11 +585,11 @@ static int unknown_long(const char *arg, size_t len, char *err, size_t err_sz)
     shorten(shown, sizeof(shown), name);
     /* The reference tool's presets: named, with what can be run today. */
     if (len == 7 && !strncmp(arg, "aom_ctc", len))
-        return fail(err, err_sz, "vmaf: not supported (%s): the preset also needs PSNR-HVS, "
-                    "MS-SSIM and CIEDE2000, which this build does not have yet; its other parts "
-                    "are -m version=vmaf_v0.6.1:name=vmaf -m version=vmaf_v0.6.1neg:name=vmaf_neg "
+        return fail(err, err_sz, "vmaf: not supported (%s): the preset also needs PSNR-HVS "
+                    "and MS-SSIM, which this build does not have yet; its other parts are -m "
+                    "version=vmaf_v0.6.1:name=vmaf -m version=vmaf_v0.6.1neg:name=vmaf_neg "
                     "--feature psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5 "
-                    "--feature float_ssim=enable_db=true:clip_db=true", shown);
+                    "--feature ciede --feature float_ssim=enable_db=true:clip_db=true", shown);
     if (len == 8 && !strncmp(arg, "nflx_ctc", len))
         return fail(err, err_sz, "vmaf: not supported (%s): the preset also needs CAMBI, which "
                     "this build does not have yet; its other parts are -m "
