@@ -584,18 +584,23 @@ static int unknown_long(const char *arg, size_t len, char *err, size_t err_sz)
              arg);
     shorten(shown, sizeof(shown), name);
     /* The reference tool's presets: named, with what can be run today. */
-    if (len == 7 && !strncmp(arg, "aom_ctc", len))
-        return fail(err, err_sz, "vmaf: not supported (%s): the preset also needs PSNR-HVS "
-                    "and MS-SSIM, which this build does not have yet; its other parts are -m "
-                    "version=vmaf_v0.6.1:name=vmaf -m version=vmaf_v0.6.1neg:name=vmaf_neg "
-                    "--feature psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5 "
-                    "--feature ciede --feature float_ssim=enable_db=true:clip_db=true", shown);
-    if (len == 8 && !strncmp(arg, "nflx_ctc", len))
-        return fail(err, err_sz, "vmaf: not supported (%s): the preset also needs CAMBI, which "
-                    "this build does not have yet; its other parts are -m "
-                    "version=vmaf_4k_v0.6.1:name=vmaf -m version=vmaf_4k_v0.6.1neg:name=vmaf_neg "
-                    "--feature psnr=enable_chroma=true:enable_apsnr=true "
-                    "--feature float_ssim=enable_db=true:clip_db=true", shown);
+    static const struct {
+        const char *name, *missing, *parts;
+    } presets[] = {
+        { "aom_ctc", "PSNR-HVS and MS-SSIM",
+          "-m version=vmaf_v0.6.1:name=vmaf -m version=vmaf_v0.6.1neg:name=vmaf_neg --feature "
+          "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5 --feature ciede "
+          "--feature float_ssim=enable_db=true:clip_db=true" },
+        { "nflx_ctc", "CAMBI",
+          "-m version=vmaf_4k_v0.6.1:name=vmaf -m version=vmaf_4k_v0.6.1neg:name=vmaf_neg "
+          "--feature psnr=enable_chroma=true:enable_apsnr=true "
+          "--feature float_ssim=enable_db=true:clip_db=true" },
+    };
+    for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+        if (len == strlen(presets[i].name) && !strncmp(arg, presets[i].name, len))
+            return fail(err, err_sz, "vmaf: not supported (%s): the preset also needs %s, "
+                        "which this build does not have yet; its other parts are %s", shown,
+                        presets[i].missing, presets[i].parts);
     if (n)
         return fail(err, err_sz, "vmaf: unknown option (%s): options are not abbreviated; "
                     "did you mean %s?", shown, hint);
