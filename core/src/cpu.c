@@ -46,3 +46,20 @@ unsigned vmaf_cpu_flags(void)
 {
     return vmaf_cpu_flags_detected() & ~(unsigned)vmaf_cpu_disabled();
 }
+
+const void *vmaf_kernel_variant_get(const VmafKernelVariant *v, int n, int i)
+{
+    if (i < 0 || i >= n || (vmaf_cpu_flags_detected() & v[i].cpu_flag) != v[i].cpu_flag)
+        return NULL;
+    return v[i].table;
+}
+
+const void *vmaf_kernel_variant_best(const VmafKernelVariant *v, int n)
+{
+    const unsigned flags = vmaf_cpu_flags();
+    const void *best = v[0].table;
+    for (int i = 1; i < n; i++)
+        if ((flags & v[i].cpu_flag) == v[i].cpu_flag)
+            best = v[i].table;
+    return best;
+}

@@ -30,4 +30,17 @@ unsigned vmaf_cpu_flags_detected(void);
  * table is filled from it: C first, then each level it allows. */
 unsigned vmaf_cpu_flags(void);
 
+/* An extractor's kernel table built for one instruction set, and the
+ * levels it needs (0 for plain C). */
+typedef struct VmafKernelVariant {
+    const void *table;
+    unsigned cpu_flag;
+} VmafKernelVariant;
+
+/* From an extractor's variants, C first, then in order of preference:
+ * variant i if this CPU has its level, else NULL (what checkasm compares
+ * with C); and the last one vmaf_cpu_flags() allows. */
+const void *vmaf_kernel_variant_get(const VmafKernelVariant *v, int n, int i);
+const void *vmaf_kernel_variant_best(const VmafKernelVariant *v, int n);
+
 #endif /* LIBVMAF_SRC_CPU_H */

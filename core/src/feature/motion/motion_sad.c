@@ -14,10 +14,7 @@ extern const VmafMotionKernels vmaf_motion_kernels_avx2;
 extern const VmafMotionKernels vmaf_motion_kernels_avx512;
 #endif
 
-static const struct {
-    const VmafMotionKernels *k;
-    unsigned cpu_flag;
-} variants[] = {
+static const VmafKernelVariant variants[] = {
     { &vmaf_motion_kernels_c, 0 },
 #if HAVE_AVX2_KERNELS
     { &vmaf_motion_kernels_avx2, VMAF_CPU_FLAG_AVX2 },
@@ -30,20 +27,12 @@ static const struct {
 
 const VmafMotionKernels *vmaf_motion_kernels_get(int i)
 {
-    if (i < 0 || i >= N_VARIANTS ||
-        (vmaf_cpu_flags_detected() & variants[i].cpu_flag) != variants[i].cpu_flag)
-        return NULL;
-    return variants[i].k;
+    return vmaf_kernel_variant_get(variants, N_VARIANTS, i);
 }
 
 const VmafMotionKernels *vmaf_motion_kernels_best(void)
 {
-    const unsigned flags = vmaf_cpu_flags();
-    const VmafMotionKernels *best = variants[0].k;
-    for (int i = 1; i < N_VARIANTS; i++)
-        if ((flags & variants[i].cpu_flag) == variants[i].cpu_flag)
-            best = variants[i].k;
-    return best;
+    return vmaf_kernel_variant_best(variants, N_VARIANTS);
 }
 
 /* Row pointers of the five taps around row i, mirrored at the edges. */

@@ -12,10 +12,7 @@ extern const VmafPsnrKernels vmaf_psnr_kernels_avx2;
 extern const VmafPsnrKernels vmaf_psnr_kernels_avx512;
 #endif
 
-static const struct {
-    const VmafPsnrKernels *k;
-    unsigned cpu_flag;
-} variants[] = {
+static const VmafKernelVariant variants[] = {
     { &vmaf_psnr_kernels_c, 0 },
 #if HAVE_AVX2_KERNELS
     { &vmaf_psnr_kernels_avx2, VMAF_CPU_FLAG_AVX2 },
@@ -28,20 +25,12 @@ static const struct {
 
 const VmafPsnrKernels *vmaf_psnr_kernels_get(int i)
 {
-    if (i < 0 || i >= N_VARIANTS ||
-        (vmaf_cpu_flags_detected() & variants[i].cpu_flag) != variants[i].cpu_flag)
-        return NULL;
-    return variants[i].k;
+    return vmaf_kernel_variant_get(variants, N_VARIANTS, i);
 }
 
 const VmafPsnrKernels *vmaf_psnr_kernels_best(void)
 {
-    const unsigned flags = vmaf_cpu_flags();
-    const VmafPsnrKernels *best = variants[0].k;
-    for (int i = 1; i < N_VARIANTS; i++)
-        if ((flags & variants[i].cpu_flag) == variants[i].cpu_flag)
-            best = variants[i].k;
-    return best;
+    return vmaf_kernel_variant_best(variants, N_VARIANTS);
 }
 
 uint64_t vmaf_psnr_sse(const VmafPsnrKernels *k, const void *a, ptrdiff_t a_stride,
