@@ -14,6 +14,7 @@ extern const VmafFeatureExtractor vmaf_fex_adm;
 extern const VmafFeatureExtractor vmaf_fex_vif;
 extern const VmafFeatureExtractor vmaf_fex_psnr;
 extern const VmafFeatureExtractor vmaf_fex_ciede;
+extern const VmafFeatureExtractor vmaf_fex_psnr_hvs;
 #if HAVE_CUDA
 extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
 extern const VmafFeatureExtractor vmaf_fex_motion_cuda;
@@ -27,6 +28,7 @@ static const VmafFeatureExtractor *const table[] = {
     &vmaf_fex_vif,
     &vmaf_fex_psnr,
     &vmaf_fex_ciede,
+    &vmaf_fex_psnr_hvs,
 #if HAVE_CUDA
     &vmaf_fex_float_ssim_cuda,
     &vmaf_fex_motion_cuda,

@@ -1,0 +1,29 @@
+/*
+ * PSNR-HVS as libvmaf 3.2's `psnr_hvs` extractor computes it, bit for bit
+ * (docs/metrics/psnr_hvs.md): per plane, 8x8 blocks at a step of 7, the
+ * DCT coefficients' errors weighted by a contrast sensitivity table and
+ * reduced by a masking threshold, in the reference's float steps.
+ */
+#ifndef LIBVMAF_SRC_FEATURE_PSNR_HVS_PSNR_HVS_H
+#define LIBVMAF_SRC_FEATURE_PSNR_HVS_PSNR_HVS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The contrast sensitivity tables: luma, and the 4:2:0 Cb and Cr ones
+ * the reference uses for chroma of every format. */
+enum { PSNR_HVS_Y, PSNR_HVS_CB, PSNR_HVS_CR };
+extern const float vmaf_psnr_hvs_csf[3][8][8];
+
+/* The 2-D transform of an 8x8 block (row-major), in place. */
+void vmaf_psnr_hvs_dct8x8(int32_t block[64]);
+
+/* The mean weighted error of a w x h plane (samples of bpc bits, uint8_t
+ * at 8 bits, else uint16_t; strides in bytes) over the sensitivity table
+ * `table`, divided by the squared peak: 0 for equal planes; NaN when the
+ * plane holds no 8x8 block. */
+float vmaf_psnr_hvs_error(const void *ref, ptrdiff_t ref_stride, const void *dis,
+                          ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc,
+                          int table);
+
+#endif /* LIBVMAF_SRC_FEATURE_PSNR_HVS_PSNR_HVS_H */

@@ -1,0 +1,111 @@
+/*
+ * psnr_hvs: PSNR-HVS of each plane and their weighted combination, as
+ * libvmaf 3.2's `psnr_hvs` extractor computes them, bit for bit
+ * (docs/metrics/psnr_hvs.md). Planes are the reference's: chroma sides
+ * halved rounding down.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "feature/feature_collector.h"
+#include "feature/feature_extractor.h"
+#include "feature/psnr_hvs/psnr_hvs.h"
+#include "log.h"
+#include "picture_internal.h"
+
+typedef struct PsnrHvsState {
+    char no_options; /* first member of every private struct: the options */
+    unsigned pw[3], ph[3];
+} PsnrHvsState;
+
+static const char *const provided_features[] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr",
+                                                 "psnr_hvs", NULL };
+
+static int init(VmafFex *fex)
+{
+    PsnrHvsState *st = fex->priv;
+    if (fex->bpc > 12) {
+        vmaf_error("psnr_hvs: %u-bit pictures: its integer transform is defined up to 12 "
+                   "bits; convert the inputs to 12 bits or fewer", fex->bpc);
+        return -EINVAL;
+    }
+    if (fex->pix_fmt == VMAF_PIX_FMT_YUV400P) {
+        vmaf_error("psnr_hvs: the pictures are 4:0:0 (luma only), and psnr_hvs needs the "
+                   "chroma planes; give pictures with chroma");
+        return -EINVAL;
+    }
+    for (int p = 0; p < 3; p++) {
+        st->pw[p] = p && fex->pix_fmt != VMAF_PIX_FMT_YUV444P ? fex->w / 2 : fex->w;
+        st->ph[p] = p && fex->pix_fmt == VMAF_PIX_FMT_YUV420P ? fex->h / 2 : fex->h;
+    }
+    /* Without one 8x8 block a plane's error is 0/0, which the reference
+     * reports as NaN. */
+    if (st->pw[1] < 8 || st->ph[1] < 8) {
+        vmaf_error("psnr_hvs: %ux%u pictures have %ux%u chroma planes, and it needs an 8x8 "
+                   "block in every plane: give pictures of at least %ux%u", fex->w, fex->h,
+                   st->pw[1], st->ph[1], st->pw[1] < fex->w ? 16 : 8,
+                   st->ph[1] < fex->h ? 16 : 8);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int check_chroma(const VmafFex *fex, const PsnrHvsState *st, const VmafFexFrame *frame)
+{
+    const VmafPicture *pic[2] = { frame->ref, frame->dist };
+    for (int i = 0; i < 2; i++) {
+        bool ok = pic[i]->pix_fmt == fex->pix_fmt;
+        for (int p = 1; p < 3 && ok; p++)
+            ok = vmaf_picture_plane_fits(pic[i], p) && pic[i]->w[p] >= st->pw[p] &&
+                 pic[i]->h[p] >= st->ph[p];
+        if (ok)
+            continue;
+        vmaf_error("psnr_hvs: frame %u: the %s picture has no chroma planes of the context's "
+                   "format in its memory; give pictures from vmaf_picture_alloc() in one "
+                   "format", frame->index, i ? "distorted" : "reference");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static double to_db(double error)
+{
+    return 10 * (-1 * log10(1.0 * error));
+}
+
+static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector *fc)
+{
+    const PsnrHvsState *st = fex->priv;
+    int err = vmaf_fex_check_frame(fex, frame);
+    if (!err)
+        err = check_chroma(fex, st, frame);
+    double error[3];
+    for (int p = 0; p < 3 && !err; p++) {
+        const VmafPicture *a = frame->ref, *b = frame->dist;
+        error[p] = vmaf_psnr_hvs_error(a->data[p], a->stride[p], b->data[p], b->stride[p],
+                                       st->pw[p], st->ph[p], fex->bpc, p);
+        err = vmaf_fex_store(fex, fc, provided_features[p], to_db(error[p]), frame->index);
+    }
+    if (err)
+        return err;
+    const double combined = error[0] * .8 + .1 * (error[1] + error[2]);
+    return vmaf_fex_store(fex, fc, "psnr_hvs", to_db(combined), frame->index);
+}
+
+static void close_fex(VmafFex *fex)
+{
+    (void)fex; /* nothing allocated */
+}
+
+const VmafFeatureExtractor vmaf_fex_psnr_hvs = {
+    .name = "psnr_hvs",
+    .backend = VMAF_FEX_BACKEND_CPU,
+    .priv_size = sizeof(PsnrHvsState),
+    .provided_features = provided_features,
+    .flags = VMAF_FEX_FLAG_FRAME_PARALLEL | VMAF_FEX_FLAG_CHROMA,
+    .init = init,
+    .extract = extract,
+    .close = close_fex,
+};
