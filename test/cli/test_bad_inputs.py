@@ -103,10 +103,11 @@ class BadInputs(CliTestCase):
 
         # The reference's presets: refused with the metrics still missing,
         # and the parts that exist today as arguments that run as given.
-        presets = (("aom_ctc", "PSNR-HVS and MS-SSIM",
+        presets = (("aom_ctc", "MS-SSIM",
                     "-m version=vmaf_v0.6.1:name=vmaf -m version=vmaf_v0.6.1neg:name=vmaf_neg "
                     "--feature psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5 "
-                    "--feature ciede --feature float_ssim=enable_db=true:clip_db=true"),
+                    "--feature ciede --feature float_ssim=enable_db=true:clip_db=true "
+                    "--feature psnr_hvs"),
                    ("nflx_ctc", "CAMBI",
                     "-m version=vmaf_4k_v0.6.1:name=vmaf -m version=vmaf_4k_v0.6.1neg:name=vmaf_neg "
                     "--feature psnr=enable_chroma=true:enable_apsnr=true "
