@@ -4,7 +4,7 @@
 # under a sanitizer or on the GPU machine is added here.
 
 # AddressSanitizer + UndefinedBehaviorSanitizer, on a build without CUDA.
-VMAF_SUITES_ASAN="core ssim motion vif adm psnr ciede psnr_hvs vmaf checkasm output model cli api"
+VMAF_SUITES_ASAN="core ssim motion vif adm psnr ciede psnr_hvs ms_ssim vmaf checkasm output model cli api"
 # ThreadSanitizer: the suites that run worker threads (the thread pool and
 # team, frame-parallel scoring with the previous frames handed over, the
 # tool's reader threads, the API contract).

@@ -15,6 +15,7 @@ extern const VmafFeatureExtractor vmaf_fex_vif;
 extern const VmafFeatureExtractor vmaf_fex_psnr;
 extern const VmafFeatureExtractor vmaf_fex_ciede;
 extern const VmafFeatureExtractor vmaf_fex_psnr_hvs;
+extern const VmafFeatureExtractor vmaf_fex_float_ms_ssim;
 #if HAVE_CUDA
 extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
 extern const VmafFeatureExtractor vmaf_fex_motion_cuda;
@@ -29,6 +30,7 @@ static const VmafFeatureExtractor *const table[] = {
     &vmaf_fex_psnr,
     &vmaf_fex_ciede,
     &vmaf_fex_psnr_hvs,
+    &vmaf_fex_float_ms_ssim,
 #if HAVE_CUDA
     &vmaf_fex_float_ssim_cuda,
     &vmaf_fex_motion_cuda,

@@ -1,0 +1,113 @@
+/*
+ * The MS-SSIM numerics. The decimation is the reference's per-pixel 2-D
+ * filter: f32 products of sample and tap added into a double in row-major
+ * tap order, rounded to f32, with symmetric edges; SSIM at each scale is
+ * float_ssim's (vmaf_ssim_compute_float); the scales combine in double
+ * with pow(), as the reference does. Built with -ffp-contract=off.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "feature/ms_ssim/ms_ssim.h"
+#include "feature/ssim/ssim.h"
+
+#define LPF_TAPS 9
+#define LPF_RADIUS 4
+
+/* The 9/7 biorthogonal wavelet's low-pass filter, in two dimensions. */
+static const float lpf[LPF_TAPS][LPF_TAPS] = {
+    { 0.000714f, -0.000450f, -0.002090f, 0.007132f, 0.016114f, 0.007132f, -0.002090f,
+      -0.000450f, 0.000714f },
+    { -0.000450f, 0.000283f, 0.001316f, -0.004490f, -0.010146f, -0.004490f, 0.001316f,
+      0.000283f, -0.000450f },
+    { -0.002090f, 0.001316f, 0.006115f, -0.020867f, -0.047149f, -0.020867f, 0.006115f,
+      0.001316f, -0.002090f },
+    { 0.007132f, -0.004490f, -0.020867f, 0.071207f, 0.160885f, 0.071207f, -0.020867f,
+      -0.004490f, 0.007132f },
+    { 0.016114f, -0.010146f, -0.047149f, 0.160885f, 0.363505f, 0.160885f, -0.047149f,
+      -0.010146f, 0.016114f },
+    { 0.007132f, -0.004490f, -0.020867f, 0.071207f, 0.160885f, 0.071207f, -0.020867f,
+      -0.004490f, 0.007132f },
+    { -0.002090f, 0.001316f, 0.006115f, -0.020867f, -0.047149f, -0.020867f, 0.006115f,
+      0.001316f, -0.002090f },
+    { -0.000450f, 0.000283f, 0.001316f, -0.004490f, -0.010146f, -0.004490f, 0.001316f,
+      0.000283f, -0.000450f },
+    { 0.000714f, -0.000450f, -0.002090f, 0.007132f, 0.016114f, 0.007132f, -0.002090f,
+      -0.000450f, 0.000714f },
+};
+
+/* Wang's exponents of l, c and s at each scale. */
+static const float alpha[MS_SSIM_SCALES] = { 0.0000f, 0.0000f, 0.0000f, 0.0000f, 0.1333f };
+static const float beta[MS_SSIM_SCALES] = { 0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f };
+static const float gamma_[MS_SSIM_SCALES] = { 0.0448f, 0.2856f, 0.3001f, 0.2363f, 0.1333f };
+
+static inline unsigned half_up(unsigned n)
+{
+    return n / 2 + (n & 1);
+}
+
+/* The low-passed sample at (x, y) of a w x h plane. */
+static float filtered(const float *p, unsigned w, unsigned h, int x, int y)
+{
+    double sum = 0.0;
+    for (int v = -LPF_RADIUS; v <= LPF_RADIUS; v++) {
+        const float *row = p + (size_t)vmaf_ssim_mirror(y + v, (int)h) * w;
+        for (int u = -LPF_RADIUS; u <= LPF_RADIUS; u++)
+            sum += row[vmaf_ssim_mirror(x + u, (int)w)] * lpf[v + LPF_RADIUS][u + LPF_RADIUS];
+    }
+    return (float)sum;
+}
+
+/* The next scale: every other sample of the low-passed plane. */
+static void decimate(const float *src, unsigned w, unsigned h, float *dst)
+{
+    const unsigned dw = half_up(w), dh = half_up(h);
+    for (unsigned y = 0; y < dh; y++)
+        for (unsigned x = 0; x < dw; x++)
+            dst[(size_t)y * dw + x] = filtered(src, w, h, (int)(2 * x), (int)(2 * y));
+}
+
+size_t vmaf_ms_ssim_scratch_size(unsigned w, unsigned h)
+{
+    if (w < MS_SSIM_MIN_SIDE || h < MS_SSIM_MIN_SIDE)
+        return 0;
+    /* two decimated planes, then the SSIM scratch of the largest scale */
+    return 2 * (size_t)half_up(w) * half_up(h) * sizeof(float) +
+           vmaf_ssim_float_scratch_size(w, h);
+}
+
+int vmaf_ms_ssim_compute(float *ref, float *dis, unsigned w, unsigned h, void *scratch,
+                         size_t scratch_size, MsSsimResult *res)
+{
+    if (!ref || !dis || !scratch || !res || scratch_size < vmaf_ms_ssim_scratch_size(w, h) ||
+        !vmaf_ms_ssim_scratch_size(w, h))
+        return -EINVAL;
+    float *next_ref = scratch;
+    float *next_dis = next_ref + (size_t)half_up(w) * half_up(h);
+    void *ssim_scratch = next_dis + (size_t)half_up(w) * half_up(h);
+    const size_t ssim_size = vmaf_ssim_float_scratch_size(w, h);
+    double score = 1.0;
+    for (int k = 0; k < MS_SSIM_SCALES; k++) {
+        VmafSsimResult r;
+        int err = vmaf_ssim_compute_float(ref, w, dis, w, w, h, ssim_scratch, ssim_size, &r);
+        if (err)
+            return err;
+        res->l[k] = r.l;
+        res->c[k] = r.c;
+        res->s[k] = r.s;
+        score *= pow(r.l, alpha[k]) * pow(r.c, beta[k]) * pow(r.s, gamma_[k]);
+        if (k + 1 == MS_SSIM_SCALES)
+            break;
+        decimate(ref, w, h, next_ref);
+        decimate(dis, w, h, next_dis);
+        w = half_up(w);
+        h = half_up(h);
+        for (size_t i = 0; i < (size_t)w * h; i++) {
+            ref[i] = next_ref[i];
+            dis[i] = next_dis[i];
+        }
+    }
+    res->score = score;
+    return 0;
+}
