@@ -53,17 +53,28 @@ static int choose_backend(VmafContext *vmaf, VmafFeatureRequest *r)
     return err;
 }
 
+/* Which pass of declare_features() names a request's feature: 0 for an
+ * EVERY_FRAME extractor's (the reference scores its temporal psnr in the
+ * reading thread, before the others store), 1 for other per-frame ones,
+ * 2 for those stored at the flush. */
+static int declare_pass(const VmafFeatureRequest *r, const char *feature)
+{
+    if (vmaf_fex_is_flushed_feature(r->cpu, feature))
+        return 2;
+    return r->cpu->flags & VMAF_FEX_FLAG_EVERY_FRAME ? 0 : 1;
+}
+
 /* Every score name the requests will store, in report order: the
  * per-frame outputs of each request in turn, then those stored at the
  * flush, each extractor's in the order it lists them. The reference's
  * reports read so, whichever worker stores first. */
 static int declare_features(VmafContext *vmaf)
 {
-    for (int flushed = 0; flushed < 2; flushed++) {
+    for (int pass = 0; pass < 3; pass++) {
         for (unsigned i = 0; i < vmaf->req_cnt; i++) {
             const VmafFeatureRequest *r = &vmaf->req[i];
             for (const char *const *p = r->cpu->provided_features; p && *p; p++) {
-                if (vmaf_fex_is_flushed_feature(r->cpu, *p) != flushed || !vmaf_request_emits_base(r, *p))
+                if (declare_pass(r, *p) != pass || !vmaf_request_emits_base(r, *p))
                     continue;
                 char name[512];
                 vmaf_request_score_name(r, *p, name, sizeof(name));
