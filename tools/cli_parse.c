@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli_parse.h"
+#include "cli_presets.h"
 #include "input/input.h"
 #include "one_line.h"
 
@@ -23,6 +24,8 @@ enum {
     OPT_FRAME_SKIP_DIST,
     OPT_PRECISION,
     OPT_BACKEND,
+    OPT_AOM_CTC,
+    OPT_NFLX_CTC,
     OPT_GPUMASK,
     OPT_NO_CUDA,
     OPT_PROGRESS,
@@ -60,6 +63,8 @@ static const CliOption options[] = {
     { "skip_ref_frame", 0, true, OPT_FRAME_SKIP_REF },
     { "precision", 0, true, OPT_PRECISION },
     { "backend", 0, true, OPT_BACKEND },
+    { "aom_ctc", 0, true, OPT_AOM_CTC },
+    { "nflx_ctc", 0, true, OPT_NFLX_CTC },
     { "gpumask", 0, true, OPT_GPUMASK },
     { "no_cuda", 0, false, OPT_NO_CUDA },
     { "no_prediction", 'n', false, 'n' },
@@ -95,6 +100,9 @@ static const char usage_text[] =
     "                             name=LABEL, disable_clip, enable_transform,\n"
     "                             FEATURE.OPTION=VALUE (repeatable); default\n"
     "                             version=vmaf_v0.6.1 unless -n\n"
+    "      --aom_ctc v1.0|v2.0    AOM CTC: VMAF, VMAF NEG, PSNR with APSNR, CIEDE2000,\n"
+    "                             SSIM and MS-SSIM in dB, PSNR-HVS (later versions\n"
+    "                             need CAMBI); --nflx_ctc v1.0 needs CAMBI\n"
     "  -n, --no_prediction        no model: extract the features only\n"
     "      --subsample N          score every N-th frame only\n"
     "\n"
@@ -404,6 +412,34 @@ static void option_label(const CliOption *o, char *buf, size_t sz)
 }
 
 /* Applies one option with its value (NULL for flags). */
+
+/* The reference tool's presets (cli_presets.c): the models and features
+ * they turn on, appended as if given, in the reference's order. */
+static int add_preset(CliSettings *s, const char *option, const char *version, char *err,
+                      size_t err_sz)
+{
+    const CliPreset *p = cli_preset_find(option, version, err, err_sz);
+    if (!p)
+        return -EINVAL;
+    for (unsigned i = 0; p->models[i]; i++) {
+        if (s->model_cnt == CLI_MAX_MODELS)
+            return fail(err, err_sz, "vmaf: too many models (--%s): at most %d", option,
+                        CLI_MAX_MODELS);
+        int r = parse_model(&s->model[s->model_cnt++], p->models[i], err, err_sz);
+        if (r)
+            return r;
+    }
+    for (unsigned i = 0; p->features[i]; i++) {
+        if (s->feature_cnt == CLI_MAX_FEATURES)
+            return fail(err, err_sz, "vmaf: too many features (--%s): at most %d", option,
+                        CLI_MAX_FEATURES);
+        int r = parse_feature(&s->feature[s->feature_cnt++], p->features[i], err, err_sz);
+        if (r)
+            return r;
+    }
+    return 0;
+}
+
 static int apply(CliSettings *s, const CliOption *o, const char *val, char *err, size_t err_sz)
 {
     char label[40], shown[64];
@@ -540,6 +576,9 @@ static int apply(CliSettings *s, const CliOption *o, const char *val, char *err,
             return fail(err, err_sz, "vmaf: bad value (%s \"%s\"): must be auto, cpu or cuda",
                         label, shown);
         return 0;
+    case OPT_AOM_CTC:
+    case OPT_NFLX_CTC:
+        return add_preset(s, o->name, val, err, err_sz);
     case OPT_FEATURE:
         if (s->feature_cnt == CLI_MAX_FEATURES)
             return fail(err, err_sz, "vmaf: too many features (%s): at most %d", label,
@@ -583,24 +622,6 @@ static int unknown_long(const char *arg, size_t len, char *err, size_t err_sz)
     snprintf(name, sizeof(name), "--%.*s", (int)(len < CLI_MAX_OPTARG ? len : CLI_MAX_OPTARG),
              arg);
     shorten(shown, sizeof(shown), name);
-    /* The reference tool's presets: named, with what can be run today. */
-    static const struct {
-        const char *name, *missing, *parts;
-    } presets[] = {
-        { "aom_ctc", "MS-SSIM",
-          "-m version=vmaf_v0.6.1:name=vmaf -m version=vmaf_v0.6.1neg:name=vmaf_neg --feature "
-          "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5 --feature ciede "
-          "--feature float_ssim=enable_db=true:clip_db=true --feature psnr_hvs" },
-        { "nflx_ctc", "CAMBI",
-          "-m version=vmaf_4k_v0.6.1:name=vmaf -m version=vmaf_4k_v0.6.1neg:name=vmaf_neg "
-          "--feature psnr=enable_chroma=true:enable_apsnr=true "
-          "--feature float_ssim=enable_db=true:clip_db=true" },
-    };
-    for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
-        if (len == strlen(presets[i].name) && !strncmp(arg, presets[i].name, len))
-            return fail(err, err_sz, "vmaf: not supported (%s): the preset also needs %s, "
-                        "which this build does not have yet; its other parts are %s", shown,
-                        presets[i].missing, presets[i].parts);
     if (n)
         return fail(err, err_sz, "vmaf: unknown option (%s): options are not abbreviated; "
                     "did you mean %s?", shown, hint);

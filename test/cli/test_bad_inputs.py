@@ -101,24 +101,18 @@ class BadInputs(CliTestCase):
             else:
                 expect_error(args + F, status, needle, name)
 
-        # The reference's presets: refused with the metrics still missing,
-        # and the parts that exist today as arguments that run as given.
-        presets = (("aom_ctc", "MS-SSIM",
-                    "-m version=vmaf_v0.6.1:name=vmaf -m version=vmaf_v0.6.1neg:name=vmaf_neg "
-                    "--feature psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5 "
-                    "--feature ciede --feature float_ssim=enable_db=true:clip_db=true "
-                    "--feature psnr_hvs"),
-                   ("nflx_ctc", "CAMBI",
-                    "-m version=vmaf_4k_v0.6.1:name=vmaf -m version=vmaf_4k_v0.6.1neg:name=vmaf_neg "
-                    "--feature psnr=enable_chroma=true:enable_apsnr=true "
-                    "--feature float_ssim=enable_db=true:clip_db=true"))
-        for preset, missing, parts in presets:
-            _, _, err = expect_error(["-r", good_r, "-d", good_d, "--" + preset, "v1.0"], "usage",
-                                     missing, "--" + preset)
-            check(parts in err, "--%s: the runnable parts not named: %r" % (preset, err))
-            rc, out, err = run(["-r", good_r, "-d", good_d, "-q"] + parts.split())
-            check(rc == 0 and "vmaf_neg" in out,
-                  "--%s's runnable parts: %d %r %r" % (preset, rc, out, err))
+        # The reference's presets: versions that need CAMBI are refused with
+        # what runs instead; --nflx_ctc's runnable parts run as given.
+        expect_error(["-r", good_r, "-d", good_d, "--aom_ctc", "v3.0"], "usage", "CAMBI",
+                     "--aom_ctc v3.0")
+        nflx = ("-m version=vmaf_4k_v0.6.1:name=vmaf -m version=vmaf_4k_v0.6.1neg:name=vmaf_neg "
+                "--feature psnr=enable_chroma=true:enable_apsnr=true "
+                "--feature float_ssim=enable_db=true:clip_db=true")
+        _, _, err = expect_error(["-r", good_r, "-d", good_d, "--nflx_ctc", "v1.0"], "usage",
+                                 "CAMBI", "--nflx_ctc")
+        check(nflx in err, "--nflx_ctc: the runnable parts not named: %r" % err)
+        rc, out, err = run(["-r", good_r, "-d", good_d, "-q"] + nflx.split())
+        check(rc == 0 and "vmaf_neg" in out, "--nflx_ctc's runnable parts: %d %r" % (rc, err))
 
         # Reports: refused before scoring, never half-written, inputs untouched.
         outdir = os.path.join(tmp, "outdir")

@@ -162,8 +162,18 @@ static void test_parser(void)
     cli_settings_free(&s);
     expect_usage("--feature float_ssim, and one --feature for each name", "-r", "a", "-d", "b",
                  "-n", "--feature", "name=float_ssim|name=psnr", NULL);
-    expect_usage("not supported (--aom_ctc)", "-r", "a", "-d", "b", "--aom_ctc", "v1.0", NULL);
-    expect_usage("not supported (--nflx_ctc)", "-r", "a", "-d", "b", "--nflx_ctc", "v1.0", NULL);
+    expect_usage("not supported (--aom_ctc v3.0): this version adds CAMBI", "-r", "a", "-d",
+                 "b", "--aom_ctc", "v3.0", NULL);
+    expect_usage("not supported (--aom_ctc proposed)", "-r", "a", "-d", "b", "--aom_ctc",
+                 "proposed", NULL);
+    expect_usage("unknown version", "-r", "a", "-d", "b", "--aom_ctc", "v9", NULL);
+    expect_usage("not supported (--nflx_ctc v1.0): the preset needs CAMBI", "-r", "a", "-d",
+                 "b", "--nflx_ctc", "v1.0", NULL);
+    r = parse(&s, err, "-r", "a", "-d", "b", "--aom_ctc", "v2.0", NULL);
+    CHECK(r == 0 && s.model_cnt == 2 && s.feature_cnt == 5 &&
+              !strcmp(s.model[1].name, "vmaf_neg") && !strcmp(s.feature[4].name, "psnr_hvs"),
+          "--aom_ctc v2.0: %d %s", r, err);
+    cli_settings_free(&s);
     expect_usage("accepts -c and ignores it", "-r", "a", "-d", "b", "-c", "1", NULL);
     expect_usage("here the name comes first: --feature float_ssim=enable_lcs=true", "-r", "a",
                  "-d", "b", "-n", "--feature", "name=float_ssim:enable_lcs=true", NULL);
