@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "feature/ciede/ciede.h"
 #include "feature/feature_collector.h"
@@ -17,9 +18,18 @@
 #include "log.h"
 #include "picture_internal.h"
 
+/* Video repeats colours: a direct-mapped cache of converted ones saves
+ * most of the libm calls of the conversion (its results are the same). */
+#define LAB_CACHE_BITS 16
+typedef struct LabEntry {
+    uint64_t key; /* y | u << 16 | v << 32, bit 63 set; 0 when empty */
+    CiedeLab lab;
+} LabEntry;
+
 typedef struct CiedeState {
     char no_options; /* first member of every private struct: the options */
     unsigned shift_x, shift_y; /* chroma subsampling, as shifts */
+    LabEntry *cache;
 } CiedeState;
 
 static const char *const provided_features[] = { "ciede2000", NULL };
@@ -34,20 +44,32 @@ static int init(VmafFex *fex)
     }
     st->shift_x = fex->pix_fmt != VMAF_PIX_FMT_YUV444P;
     st->shift_y = fex->pix_fmt == VMAF_PIX_FMT_YUV420P;
+    st->cache = calloc((size_t)1 << LAB_CACHE_BITS, sizeof(*st->cache));
+    if (!st->cache) {
+        vmaf_error("ciede: out of memory for its colour cache");
+        return -ENOMEM;
+    }
     return 0;
 }
 
-static float sample(const VmafPicture *p, unsigned plane, unsigned y, unsigned x)
+static unsigned sample(const VmafPicture *p, unsigned plane, unsigned y, unsigned x)
 {
     const char *row = (const char *)p->data[plane] + (ptrdiff_t)y * p->stride[plane];
-    return p->bpc == 8 ? (float)((const uint8_t *)row)[x] : (float)((const uint16_t *)row)[x];
+    return p->bpc == 8 ? ((const uint8_t *)row)[x] : ((const uint16_t *)row)[x];
 }
 
-static CiedeLab lab_at(const CiedeState *st, const VmafPicture *p, unsigned y, unsigned x)
+static CiedeLab lab_at(CiedeState *st, const VmafPicture *p, unsigned y, unsigned x)
 {
     const unsigned cy = y >> st->shift_y, cx = x >> st->shift_x;
-    return vmaf_ciede_lab(sample(p, 0, y, x), sample(p, 1, cy, cx), sample(p, 2, cy, cx),
-                          p->bpc);
+    const uint64_t ly = sample(p, 0, y, x), u = sample(p, 1, cy, cx), v = sample(p, 2, cy, cx);
+    const uint64_t key = ly | u << 16 | v << 32 | (uint64_t)1 << 63;
+    const uint32_t hash = (uint32_t)(ly * 0x9E3779B1u ^ u * 0x85EBCA77u ^ v * 0xC2B2AE3Du);
+    LabEntry *e = &st->cache[hash >> (32 - LAB_CACHE_BITS)];
+    if (e->key != key) {
+        e->key = key;
+        e->lab = vmaf_ciede_lab((float)ly, (float)u, (float)v, p->bpc);
+    }
+    return e->lab;
 }
 
 /* The chroma planes must be there and cover the luma after upsampling. */
@@ -72,7 +94,7 @@ static int check_chroma(const VmafFex *fex, const CiedeState *st, const VmafFexF
 
 static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector *fc)
 {
-    const CiedeState *st = fex->priv;
+    CiedeState *st = fex->priv;
     int err = vmaf_fex_check_frame(fex, frame);
     if (!err)
         err = check_chroma(fex, st, frame);
@@ -88,7 +110,9 @@ static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector
 
 static void close_fex(VmafFex *fex)
 {
-    (void)fex; /* nothing allocated */
+    CiedeState *st = fex->priv;
+    free(st->cache);
+    st->cache = NULL;
 }
 
 const VmafFeatureExtractor vmaf_fex_ciede = {
