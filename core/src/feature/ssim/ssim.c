@@ -31,12 +31,7 @@ const float vmaf_ssim_gauss[SSIM_WINDOW] = {
 /* ---- kernel choice ------------------------------------------------------- */
 
 /* Variants in order of preference (last usable wins); index 0 is plain C. */
-typedef struct KernelVariant {
-    const VmafSsimKernels *k;
-    unsigned cpu_flag; /* what the CPU must have, and the cpumask bit that switches it off */
-} KernelVariant;
-
-static const KernelVariant variants[] = {
+static const VmafKernelVariant variants[] = {
     {&vmaf_ssim_kernels_c, 0},
 #if HAVE_AVX2_KERNELS
     {&vmaf_ssim_kernels_avx2, VMAF_CPU_FLAG_AVX2},
@@ -49,23 +44,13 @@ static const KernelVariant variants[] = {
 
 static const VmafSsimKernels *kernels_forced;
 
-static bool usable(int i)
-{
-    return (vmaf_cpu_flags_detected() & variants[i].cpu_flag) == variants[i].cpu_flag;
-}
-
 /* The best variant the CPU has and the cpumask allows; asked per frame, so a
  * later vmaf_init() with another mask takes effect. */
 static const VmafSsimKernels *kernels(void)
 {
     if (kernels_forced)
         return kernels_forced;
-    const unsigned flags = vmaf_cpu_flags();
-    const VmafSsimKernels *best = variants[0].k;
-    for (int i = 1; i < N_VARIANTS; i++)
-        if ((flags & variants[i].cpu_flag) == variants[i].cpu_flag)
-            best = variants[i].k;
-    return best;
+    return vmaf_kernel_variant_best(variants, N_VARIANTS);
 }
 
 int vmaf_ssim_kernels_count(void)
@@ -81,17 +66,16 @@ int vmaf_ssim_kernels_select(int i)
     }
     if (i >= N_VARIANTS)
         return -EINVAL;
-    if (!usable(i))
+    const VmafSsimKernels *k = vmaf_kernel_variant_get(variants, N_VARIANTS, i);
+    if (!k)
         return -ENOTSUP;
-    kernels_forced = variants[i].k;
+    kernels_forced = k;
     return 0;
 }
 
 const VmafSsimKernels *vmaf_ssim_kernels_get(int i)
 {
-    if (i < 0 || i >= N_VARIANTS || !usable(i))
-        return NULL;
-    return variants[i].k;
+    return vmaf_kernel_variant_get(variants, N_VARIANTS, i);
 }
 
 const char *vmaf_ssim_kernels_name(void)
