@@ -11,6 +11,7 @@
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "log.h"
+#include "picture_internal.h"
 
 const VmafOption *vmaf_fex_options(const VmafFeatureExtractor *fex)
 {
@@ -92,4 +93,23 @@ int vmaf_fex_load(const VmafFex *fex, VmafFeatureCollector *fc, const char *feat
     char name[512];
     const int err = vmaf_fex_score_name(fex, feature, name, sizeof(name));
     return err ? -EINVAL : vmaf_feature_collector_get(fc, name, value, index);
+}
+
+int vmaf_fex_check_chroma(const VmafFex *fex, const VmafFexFrame *frame, unsigned cw,
+                          unsigned ch)
+{
+    const VmafPicture *pic[2] = { frame->ref, frame->dist };
+    for (int i = 0; i < 2; i++) {
+        bool ok = pic[i]->pix_fmt == fex->pix_fmt;
+        for (int p = 1; p < 3 && ok; p++)
+            ok = vmaf_picture_plane_fits(pic[i], p) && pic[i]->w[p] >= cw &&
+                 pic[i]->h[p] >= ch;
+        if (ok)
+            continue;
+        vmaf_error("%s: frame %u: the %s picture has no chroma planes of the context's format "
+                   "in its memory; give pictures from vmaf_picture_alloc() in one format",
+                   fex->fex->name, frame->index, i ? "distorted" : "reference");
+        return -EINVAL;
+    }
+    return 0;
 }

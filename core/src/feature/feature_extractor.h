@@ -250,6 +250,13 @@ int vmaf_fex_load(const VmafFex *fex, VmafFeatureCollector *fc, const char *feat
  * naming the extractor, the frame and the picture. */
 int vmaf_fex_check_frame(const VmafFex *fex, const VmafFexFrame *frame);
 
+/* For extract() of a VMAF_FEX_FLAG_CHROMA extractor: 0 when both pictures
+ * have the context's format and chroma planes of at least cw x ch samples
+ * inside their memory, else -EINVAL with one line naming the extractor
+ * and the frame (the context checks luma only). */
+int vmaf_fex_check_chroma(const VmafFex *fex, const VmafFexFrame *frame, unsigned cw,
+                          unsigned ch);
+
 /* Parses opts into priv per the table, defaults first. Unknown keys, values
  * out of range, trailing characters, NaN/inf and bools other than
  * true/false are -EINVAL with one logged line that names the extractor, the

@@ -16,7 +16,6 @@
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "log.h"
-#include "picture_internal.h"
 
 /* Video repeats colours: a direct-mapped cache of converted ones saves
  * most of the libm calls of the conversion (its results are the same). */
@@ -72,32 +71,13 @@ static CiedeLab lab_at(CiedeState *st, const VmafPicture *p, unsigned y, unsigne
     return e->lab;
 }
 
-/* The chroma planes must be there and cover the luma after upsampling. */
-static int check_chroma(const VmafFex *fex, const CiedeState *st, const VmafFexFrame *frame)
-{
-    const VmafPicture *pic[2] = { frame->ref, frame->dist };
-    for (int i = 0; i < 2; i++) {
-        bool ok = pic[i]->pix_fmt == fex->pix_fmt;
-        for (int p = 1; p < 3 && ok; p++)
-            ok = vmaf_picture_plane_fits(pic[i], p) &&
-                 pic[i]->w[p] >= ((fex->w - 1) >> st->shift_x) + 1 &&
-                 pic[i]->h[p] >= ((fex->h - 1) >> st->shift_y) + 1;
-        if (ok)
-            continue;
-        vmaf_error("ciede: frame %u: the %s picture has no chroma planes of the context's "
-                   "format in its memory; give pictures from vmaf_picture_alloc() in one "
-                   "format", frame->index, i ? "distorted" : "reference");
-        return -EINVAL;
-    }
-    return 0;
-}
-
 static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector *fc)
 {
     CiedeState *st = fex->priv;
     int err = vmaf_fex_check_frame(fex, frame);
     if (!err)
-        err = check_chroma(fex, st, frame);
+        err = vmaf_fex_check_chroma(fex, frame, ((fex->w - 1) >> st->shift_x) + 1,
+                                    ((fex->h - 1) >> st->shift_y) + 1);
     if (err)
         return err;
     double sum = 0.;

@@ -17,7 +17,6 @@
 #include "feature/psnr/psnr.h"
 #include "feature/psnr/psnr_sse.h"
 #include "log.h"
-#include "picture_internal.h"
 
 typedef struct PsnrState {
     PsnrOptions opt; /* first: the option table's offsets point into it */
@@ -72,34 +71,12 @@ static int init(VmafFex *fex)
     return 0;
 }
 
-/* The chroma planes must be there, in the context's format, each inside
- * its picture's memory: a picture of another format would have planes of
- * other sizes. */
-static int check_chroma(const VmafFex *fex, const PsnrState *st, const VmafFexFrame *frame)
-{
-    const VmafPicture *pic[2] = { frame->ref, frame->dist };
-    for (int i = 0; i < 2; i++) {
-        bool ok = pic[i]->pix_fmt == fex->pix_fmt;
-        for (int p = 1; p < PSNR_PLANES && ok; p++)
-            ok = vmaf_picture_plane_fits(pic[i], p) && pic[i]->w[p] >= st->pw[p] &&
-                 pic[i]->h[p] >= st->ph[p];
-        if (ok)
-            continue;
-        vmaf_error("psnr: frame %u: the %s picture has no chroma planes of the context's "
-                   "format in its memory; give pictures from vmaf_picture_alloc() in one "
-                   "format, or set enable_chroma=false", frame->index,
-                   i ? "distorted" : "reference");
-        return -EINVAL;
-    }
-    return 0;
-}
-
 static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector *fc)
 {
     PsnrState *st = fex->priv;
     int err = vmaf_fex_check_frame(fex, frame);
     if (!err && st->planes > 1)
-        err = check_chroma(fex, st, frame);
+        err = vmaf_fex_check_chroma(fex, frame, st->pw[1], st->ph[1]);
     for (unsigned p = 0; p < st->planes && !err; p++) {
         const VmafPicture *a = frame->ref, *b = frame->dist;
         const uint64_t sse = vmaf_psnr_sse(st->kernels, a->data[p], a->stride[p], b->data[p],

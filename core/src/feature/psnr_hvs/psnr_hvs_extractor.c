@@ -13,7 +13,6 @@
 #include "feature/feature_extractor.h"
 #include "feature/psnr_hvs/psnr_hvs.h"
 #include "log.h"
-#include "picture_internal.h"
 
 typedef struct PsnrHvsState {
     char no_options; /* first member of every private struct: the options */
@@ -52,24 +51,6 @@ static int init(VmafFex *fex)
     return 0;
 }
 
-static int check_chroma(const VmafFex *fex, const PsnrHvsState *st, const VmafFexFrame *frame)
-{
-    const VmafPicture *pic[2] = { frame->ref, frame->dist };
-    for (int i = 0; i < 2; i++) {
-        bool ok = pic[i]->pix_fmt == fex->pix_fmt;
-        for (int p = 1; p < 3 && ok; p++)
-            ok = vmaf_picture_plane_fits(pic[i], p) && pic[i]->w[p] >= st->pw[p] &&
-                 pic[i]->h[p] >= st->ph[p];
-        if (ok)
-            continue;
-        vmaf_error("psnr_hvs: frame %u: the %s picture has no chroma planes of the context's "
-                   "format in its memory; give pictures from vmaf_picture_alloc() in one "
-                   "format", frame->index, i ? "distorted" : "reference");
-        return -EINVAL;
-    }
-    return 0;
-}
-
 static double to_db(double error)
 {
     return 10 * (-1 * log10(1.0 * error));
@@ -80,7 +61,7 @@ static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector
     const PsnrHvsState *st = fex->priv;
     int err = vmaf_fex_check_frame(fex, frame);
     if (!err)
-        err = check_chroma(fex, st, frame);
+        err = vmaf_fex_check_chroma(fex, frame, st->pw[1], st->ph[1]);
     double error[3];
     for (int p = 0; p < 3 && !err; p++) {
         const VmafPicture *a = frame->ref, *b = frame->dist;
