@@ -18,6 +18,7 @@
 #include "libvmaf/libvmaf.h"
 
 #include "check.h"
+#include "test_random.h"
 
 #define FRAMES 3
 
@@ -25,10 +26,7 @@ static uint64_t rng = 0x853C49E6748FEA9BULL;
 
 static uint32_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
+    return test_random(&rng);
 }
 
 static unsigned get(const VmafPicture *p, int plane, unsigned y, unsigned x)

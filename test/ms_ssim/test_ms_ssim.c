@@ -15,6 +15,7 @@
 #include "libvmaf/libvmaf.h"
 
 #include "check.h"
+#include "test_random.h"
 
 #define FRAMES 2
 
@@ -22,10 +23,7 @@ static uint64_t rng = 0x6A09E667F3BCC909ULL;
 
 static uint32_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
+    return test_random(&rng);
 }
 
 static void fill(VmafPicture *p, uint64_t seed)

@@ -16,6 +16,7 @@
 #include "libvmaf/libvmaf.h"
 
 #include "check.h"
+#include "test_random.h"
 
 #define FRAMES 4
 
@@ -23,10 +24,7 @@ static uint64_t rng = 0x2545F4914F6CDD1DULL;
 
 static uint32_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
+    return test_random(&rng);
 }
 
 typedef struct Case {

@@ -15,6 +15,7 @@
 #include "libvmaf/libvmaf.h"
 
 #include "check.h"
+#include "test_random.h"
 
 #define FRAMES 3
 
@@ -24,10 +25,7 @@ static uint64_t rng = 0xDA3E39CB94B95BDBULL;
 
 static uint32_t next_random(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 16);
+    return test_random(&rng);
 }
 
 static void fill(VmafPicture *p, uint64_t seed)
