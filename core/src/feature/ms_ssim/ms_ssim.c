@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "feature/ms_ssim/ms_ssim.h"
@@ -47,8 +48,8 @@ static inline unsigned half_up(unsigned n)
     return n / 2 + (n & 1);
 }
 
-/* The low-passed sample at (x, y) of a w x h plane. */
-static float filtered(const float *p, unsigned w, unsigned h, int x, int y)
+/* The low-passed sample at (x, y) of a w x h plane, near an edge. */
+static float filtered_edge(const float *p, unsigned w, unsigned h, int x, int y)
 {
     double sum = 0.0;
     for (int v = -LPF_RADIUS; v <= LPF_RADIUS; v++) {
@@ -59,13 +60,54 @@ static float filtered(const float *p, unsigned w, unsigned h, int x, int y)
     return (float)sum;
 }
 
+/* The same where the window lies inside: the same sum in the same order,
+ * without the mirroring. at points to the window's top-left sample. */
+static float filtered_inside(const float *at, size_t w)
+{
+    double sum = 0.0;
+    for (int v = 0; v < LPF_TAPS; v++, at += w)
+        for (int u = 0; u < LPF_TAPS; u++)
+            sum += at[u] * lpf[v][u];
+    return (float)sum;
+}
+
+/* Eight outputs side by side (windows two samples apart), each summed in
+ * its own order: independent chains the CPU overlaps. */
+#define LANES 8
+static void filtered_lanes(const float *at, size_t w, float out[LANES])
+{
+    double sum[LANES] = { 0.0 };
+    for (int v = 0; v < LPF_TAPS; v++, at += w)
+        for (int u = 0; u < LPF_TAPS; u++)
+            for (int k = 0; k < LANES; k++)
+                sum[k] += at[2 * k + u] * lpf[v][u];
+    for (int k = 0; k < LANES; k++)
+        out[k] = (float)sum[k];
+}
+
 /* The next scale: every other sample of the low-passed plane. */
 static void decimate(const float *src, unsigned w, unsigned h, float *dst)
 {
     const unsigned dw = half_up(w), dh = half_up(h);
-    for (unsigned y = 0; y < dh; y++)
-        for (unsigned x = 0; x < dw; x++)
-            dst[(size_t)y * dw + x] = filtered(src, w, h, (int)(2 * x), (int)(2 * y));
+    for (unsigned y = 0; y < dh; y++) {
+        const unsigned cy = 2 * y;
+        const bool rows_inside = cy >= LPF_RADIUS && cy + LPF_RADIUS < h;
+        const float *top = src + (size_t)(rows_inside ? cy - LPF_RADIUS : 0) * w;
+        float *out = dst + (size_t)y * dw;
+        for (unsigned x = 0; x < dw;) {
+            const unsigned cx = 2 * x;
+            const bool inside = rows_inside && cx >= LPF_RADIUS;
+            if (inside && cx + 2 * (LANES - 1) + LPF_RADIUS < w) {
+                filtered_lanes(top + cx - LPF_RADIUS, w, out + x);
+                x += LANES;
+            } else {
+                out[x] = inside && cx + LPF_RADIUS < w
+                             ? filtered_inside(top + cx - LPF_RADIUS, w)
+                             : filtered_edge(src, w, h, (int)cx, (int)cy);
+                x++;
+            }
+        }
+    }
 }
 
 size_t vmaf_ms_ssim_scratch_size(unsigned w, unsigned h)
