@@ -23,6 +23,7 @@ static const struct {
     { "adm", checkasm_check_adm },
     { "vif", checkasm_check_vif },
     { "psnr", checkasm_check_psnr },
+    { "ms_ssim", checkasm_check_ms_ssim },
 };
 
 static CheckasmLevel levels[8];

@@ -64,5 +64,6 @@ void checkasm_check_motion(void);
 void checkasm_check_adm(void);
 void checkasm_check_vif(void);
 void checkasm_check_psnr(void);
+void checkasm_check_ms_ssim(void);
 
 #endif /* TEST_CHECKASM_CHECKASM_H */

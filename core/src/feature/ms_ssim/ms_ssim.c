@@ -10,14 +10,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "config.h"
+#include "cpu.h"
 #include "feature/ms_ssim/ms_ssim.h"
+#include "feature/ms_ssim/ms_ssim_kernels.h"
 #include "feature/ssim/ssim.h"
 
-#define LPF_TAPS 9
+#define LPF_TAPS MS_SSIM_LPF_TAPS
 #define LPF_RADIUS 4
 
-/* The 9/7 biorthogonal wavelet's low-pass filter, in two dimensions. */
-static const float lpf[LPF_TAPS][LPF_TAPS] = {
+const float vmaf_ms_ssim_lpf[LPF_TAPS][LPF_TAPS] = {
     { 0.000714f, -0.000450f, -0.002090f, 0.007132f, 0.016114f, 0.007132f, -0.002090f,
       -0.000450f, 0.000714f },
     { -0.000450f, 0.000283f, 0.001316f, -0.004490f, -0.010146f, -0.004490f, 0.001316f,
@@ -37,6 +39,36 @@ static const float lpf[LPF_TAPS][LPF_TAPS] = {
     { 0.000714f, -0.000450f, -0.002090f, 0.007132f, 0.016114f, 0.007132f, -0.002090f,
       -0.000450f, 0.000714f },
 };
+#define lpf vmaf_ms_ssim_lpf
+
+extern const VmafMsSsimKernels vmaf_ms_ssim_kernels_c;
+#if HAVE_AVX2_KERNELS
+extern const VmafMsSsimKernels vmaf_ms_ssim_kernels_avx2;
+#endif
+#if HAVE_AVX512_KERNELS
+extern const VmafMsSsimKernels vmaf_ms_ssim_kernels_avx512;
+#endif
+
+static const VmafKernelVariant variants[] = {
+    { &vmaf_ms_ssim_kernels_c, 0 },
+#if HAVE_AVX2_KERNELS
+    { &vmaf_ms_ssim_kernels_avx2, VMAF_CPU_FLAG_AVX2 },
+#endif
+#if HAVE_AVX512_KERNELS
+    { &vmaf_ms_ssim_kernels_avx512, VMAF_CPU_FLAG_AVX512 },
+#endif
+};
+#define N_VARIANTS ((int)(sizeof(variants) / sizeof(variants[0])))
+
+const VmafMsSsimKernels *vmaf_ms_ssim_kernels_get(int i)
+{
+    return vmaf_kernel_variant_get(variants, N_VARIANTS, i);
+}
+
+const VmafMsSsimKernels *vmaf_ms_ssim_kernels_best(void)
+{
+    return vmaf_kernel_variant_best(variants, N_VARIANTS);
+}
 
 /* Wang's exponents of l, c and s at each scale. */
 static const float alpha[MS_SSIM_SCALES] = { 0.0000f, 0.0000f, 0.0000f, 0.0000f, 0.1333f };
@@ -71,22 +103,9 @@ static float filtered_inside(const float *at, size_t w)
     return (float)sum;
 }
 
-/* Eight outputs side by side (windows two samples apart), each summed in
- * its own order: independent chains the CPU overlaps. */
-#define LANES 8
-static void filtered_lanes(const float *at, size_t w, float out[LANES])
-{
-    double sum[LANES] = { 0.0 };
-    for (int v = 0; v < LPF_TAPS; v++, at += w)
-        for (int u = 0; u < LPF_TAPS; u++)
-            for (int k = 0; k < LANES; k++)
-                sum[k] += at[2 * k + u] * lpf[v][u];
-    for (int k = 0; k < LANES; k++)
-        out[k] = (float)sum[k];
-}
-
 /* The next scale: every other sample of the low-passed plane. */
-static void decimate(const float *src, unsigned w, unsigned h, float *dst)
+static void decimate(const VmafMsSsimKernels *k, const float *src, unsigned w, unsigned h,
+                     float *dst)
 {
     const unsigned dw = half_up(w), dh = half_up(h);
     for (unsigned y = 0; y < dh; y++) {
@@ -97,9 +116,10 @@ static void decimate(const float *src, unsigned w, unsigned h, float *dst)
         for (unsigned x = 0; x < dw;) {
             const unsigned cx = 2 * x;
             const bool inside = rows_inside && cx >= LPF_RADIUS;
-            if (inside && cx + 2 * (LANES - 1) + LPF_RADIUS < w) {
-                filtered_lanes(top + cx - LPF_RADIUS, w, out + x);
-                x += LANES;
+            /* eight neighbouring outputs at once, each summed in its order */
+            if (inside && cx + 2 * (MS_SSIM_LANES - 1) + LPF_RADIUS < w) {
+                k->lpf_lanes(top + cx - LPF_RADIUS, w, out + x);
+                x += MS_SSIM_LANES;
             } else {
                 out[x] = inside && cx + LPF_RADIUS < w
                              ? filtered_inside(top + cx - LPF_RADIUS, w)
@@ -129,6 +149,7 @@ int vmaf_ms_ssim_compute(float *ref, float *dis, unsigned w, unsigned h, void *s
     float *next_dis = next_ref + (size_t)half_up(w) * half_up(h);
     void *ssim_scratch = next_dis + (size_t)half_up(w) * half_up(h);
     const size_t ssim_size = vmaf_ssim_float_scratch_size(w, h);
+    const VmafMsSsimKernels *kernels = vmaf_ms_ssim_kernels_best();
     double score = 1.0;
     for (int k = 0; k < MS_SSIM_SCALES; k++) {
         VmafSsimResult r;
@@ -141,8 +162,8 @@ int vmaf_ms_ssim_compute(float *ref, float *dis, unsigned w, unsigned h, void *s
         score *= pow(r.l, alpha[k]) * pow(r.c, beta[k]) * pow(r.s, gamma_[k]);
         if (k + 1 == MS_SSIM_SCALES)
             break;
-        decimate(ref, w, h, next_ref);
-        decimate(dis, w, h, next_dis);
+        decimate(kernels, ref, w, h, next_ref);
+        decimate(kernels, dis, w, h, next_dis);
         w = half_up(w);
         h = half_up(h);
         for (size_t i = 0; i < (size_t)w * h; i++) {
