@@ -57,16 +57,22 @@ static unsigned sample(const VmafPicture *p, unsigned plane, unsigned y, unsigne
     return p->bpc == 8 ? ((const uint8_t *)row)[x] : ((const uint16_t *)row)[x];
 }
 
-static CiedeLab lab_at(CiedeState *st, const VmafPicture *p, unsigned y, unsigned x)
+/* A pixel's colour as a cache key: y | u << 16 | v << 32, bit 63 set. */
+static uint64_t colour_at(const CiedeState *st, const VmafPicture *p, unsigned y, unsigned x)
 {
     const unsigned cy = y >> st->shift_y, cx = x >> st->shift_x;
-    const uint64_t ly = sample(p, 0, y, x), u = sample(p, 1, cy, cx), v = sample(p, 2, cy, cx);
-    const uint64_t key = ly | u << 16 | v << 32 | (uint64_t)1 << 63;
-    const uint32_t hash = (uint32_t)(ly * 0x9E3779B1u ^ u * 0x85EBCA77u ^ v * 0xC2B2AE3Du);
+    return (uint64_t)sample(p, 0, y, x) | (uint64_t)sample(p, 1, cy, cx) << 16 |
+           (uint64_t)sample(p, 2, cy, cx) << 32 | (uint64_t)1 << 63;
+}
+
+static CiedeLab lab_of(CiedeState *st, uint64_t key, unsigned bpc)
+{
+    const uint64_t y = key & 0xffff, u = key >> 16 & 0xffff, v = key >> 32 & 0xffff;
+    const uint32_t hash = (uint32_t)(y * 0x9E3779B1u ^ u * 0x85EBCA77u ^ v * 0xC2B2AE3Du);
     LabEntry *e = &st->cache[hash >> (32 - LAB_CACHE_BITS)];
     if (e->key != key) {
         e->key = key;
-        e->lab = vmaf_ciede_lab((float)ly, (float)u, (float)v, p->bpc);
+        e->lab = vmaf_ciede_lab((float)y, (float)u, (float)v, bpc);
     }
     return e->lab;
 }
@@ -82,8 +88,15 @@ static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector
         return err;
     double sum = 0.;
     for (unsigned y = 0; y < fex->h; y++)
-        for (unsigned x = 0; x < fex->w; x++)
-            sum += vmaf_ciede2000(lab_at(st, frame->ref, y, x), lab_at(st, frame->dist, y, x));
+        for (unsigned x = 0; x < fex->w; x++) {
+            const uint64_t a = colour_at(st, frame->ref, y, x);
+            const uint64_t b = colour_at(st, frame->dist, y, x);
+            /* Equal colours differ by exactly +0 (every term of the
+             * difference is 0, its weights finite): adding it changes
+             * nothing. */
+            if (a != b)
+                sum += vmaf_ciede2000(lab_of(st, a, fex->bpc), lab_of(st, b, fex->bpc));
+        }
     const double score = 45. - 20. * log10(sum / (double)(fex->w * fex->h));
     return vmaf_fex_store(fex, fc, "ciede2000", score, frame->index);
 }
