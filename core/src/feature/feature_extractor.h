@@ -116,12 +116,10 @@ typedef struct VmafFex {
      * flush), so that flush() can merge what each one summed. */
     const struct VmafFex *peer;
     unsigned n_peers;
-    /* No pixel format: a CPU extractor reads it from each picture, since
-     * the host copies of device pictures are 4:0:0 whatever the context's
-     * format (libvmaf.c), and a context may be given both kinds. */
     unsigned bpc, w, h;
     /* The context's format (the first pair's). With VMAF_FEX_FLAG_CHROMA
-     * the pictures have it; without, they may be 4:0:0 copies. */
+     * the pictures have it; without, they may be 4:0:0 (host copies of
+     * device pictures carry luma alone then). */
     enum VmafPixelFormat pix_fmt;
     unsigned first_index; /* the frame whose arrival started it (the twin's init lines name it) */
     /* Appended to every output name (VMAF_OPT_FLAG_NAMES_SCORE options),
