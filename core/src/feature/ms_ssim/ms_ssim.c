@@ -39,7 +39,6 @@ const float vmaf_ms_ssim_lpf[LPF_TAPS][LPF_TAPS] = {
     { 0.000714f, -0.000450f, -0.002090f, 0.007132f, 0.016114f, 0.007132f, -0.002090f,
       -0.000450f, 0.000714f },
 };
-#define lpf vmaf_ms_ssim_lpf
 
 extern const VmafMsSsimKernels vmaf_ms_ssim_kernels_c;
 #if HAVE_AVX2_KERNELS
@@ -80,26 +79,17 @@ static inline unsigned half_up(unsigned n)
     return n / 2 + (n & 1);
 }
 
-/* The low-passed sample at (x, y) of a w x h plane, near an edge. */
+/* The low-passed sample at (x, y) of a w x h plane, mirrored at the edges
+ * (inside, the mirror leaves coordinates as they are). */
 static float filtered_edge(const float *p, unsigned w, unsigned h, int x, int y)
 {
     double sum = 0.0;
     for (int v = -LPF_RADIUS; v <= LPF_RADIUS; v++) {
         const float *row = p + (size_t)vmaf_ssim_mirror(y + v, (int)h) * w;
         for (int u = -LPF_RADIUS; u <= LPF_RADIUS; u++)
-            sum += row[vmaf_ssim_mirror(x + u, (int)w)] * lpf[v + LPF_RADIUS][u + LPF_RADIUS];
+            sum += row[vmaf_ssim_mirror(x + u, (int)w)] *
+                   vmaf_ms_ssim_lpf[v + LPF_RADIUS][u + LPF_RADIUS];
     }
-    return (float)sum;
-}
-
-/* The same where the window lies inside: the same sum in the same order,
- * without the mirroring. at points to the window's top-left sample. */
-static float filtered_inside(const float *at, size_t w)
-{
-    double sum = 0.0;
-    for (int v = 0; v < LPF_TAPS; v++, at += w)
-        for (int u = 0; u < LPF_TAPS; u++)
-            sum += at[u] * lpf[v][u];
     return (float)sum;
 }
 
@@ -121,10 +111,7 @@ static void decimate(const VmafMsSsimKernels *k, const float *src, unsigned w, u
                 k->lpf_lanes(top + cx - LPF_RADIUS, w, out + x);
                 x += MS_SSIM_LANES;
             } else {
-                out[x] = inside && cx + LPF_RADIUS < w
-                             ? filtered_inside(top + cx - LPF_RADIUS, w)
-                             : filtered_edge(src, w, h, (int)cx, (int)cy);
-                x++;
+                out[x++] = filtered_edge(src, w, h, (int)cx, (int)cy);
             }
         }
     }
@@ -145,6 +132,7 @@ int vmaf_ms_ssim_compute(float *ref, float *dis, unsigned w, unsigned h, void *s
     if (!ref || !dis || !scratch || !res || scratch_size < vmaf_ms_ssim_scratch_size(w, h) ||
         !vmaf_ms_ssim_scratch_size(w, h))
         return -EINVAL;
+    /* Each scale is decimated into the other buffer of its pair. */
     float *next_ref = scratch;
     float *next_dis = next_ref + (size_t)half_up(w) * half_up(h);
     void *ssim_scratch = next_dis + (size_t)half_up(w) * half_up(h);
@@ -166,10 +154,9 @@ int vmaf_ms_ssim_compute(float *ref, float *dis, unsigned w, unsigned h, void *s
         decimate(kernels, dis, w, h, next_dis);
         w = half_up(w);
         h = half_up(h);
-        for (size_t i = 0; i < (size_t)w * h; i++) {
-            ref[i] = next_ref[i];
-            dis[i] = next_dis[i];
-        }
+        float *const done_ref = ref, *const done_dis = dis;
+        ref = next_ref, dis = next_dis;
+        next_ref = done_ref, next_dis = done_dis;
     }
     res->score = score;
     return 0;
