@@ -113,3 +113,11 @@ int vmaf_fex_check_chroma(const VmafFex *fex, const VmafFexFrame *frame, unsigne
     }
     return 0;
 }
+
+void vmaf_fex_reference_plane_size(const VmafFex *fex, unsigned p, unsigned *pw, unsigned *ph)
+{
+    const bool halve_w = p && fex->pix_fmt != VMAF_PIX_FMT_YUV444P;
+    const bool halve_h = p && fex->pix_fmt == VMAF_PIX_FMT_YUV420P;
+    *pw = halve_w ? fex->w / 2 : fex->w;
+    *ph = halve_h ? fex->h / 2 : fex->h;
+}

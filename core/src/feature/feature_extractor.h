@@ -255,6 +255,12 @@ int vmaf_fex_check_frame(const VmafFex *fex, const VmafFexFrame *frame);
 int vmaf_fex_check_chroma(const VmafFex *fex, const VmafFexFrame *frame, unsigned cw,
                           unsigned ch);
 
+/* The size of plane p as the reference's pictures have it, which its
+ * chroma metrics score: chroma sides halved rounding down (this library's
+ * pictures round up; the extra column and row, which cover one luma
+ * sample each, are not scored). */
+void vmaf_fex_reference_plane_size(const VmafFex *fex, unsigned p, unsigned *pw, unsigned *ph);
+
 /* Parses opts into priv per the table, defaults first. Unknown keys, values
  * out of range, trailing characters, NaN/inf and bools other than
  * true/false are -EINVAL with one logged line that names the extractor, the

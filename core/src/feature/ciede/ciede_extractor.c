@@ -26,7 +26,6 @@ typedef struct LabEntry {
 } LabEntry;
 
 typedef struct CiedeState {
-    char no_options; /* first member of every private struct: the options */
     unsigned shift_x, shift_y; /* chroma subsampling, as shifts */
     LabEntry *cache;
 } CiedeState;

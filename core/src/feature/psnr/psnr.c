@@ -19,15 +19,6 @@ unsigned vmaf_psnr_peak(const PsnrOptions *o, unsigned bpc)
     return o->reduced_hbd_peak ? 255u << (bpc - 8) : (1u << bpc) - 1;
 }
 
-void vmaf_psnr_plane_size(enum VmafPixelFormat fmt, unsigned w, unsigned h, unsigned p,
-                          unsigned *pw, unsigned *ph)
-{
-    const bool halve_w = p && fmt != VMAF_PIX_FMT_YUV444P;
-    const bool halve_h = p && fmt == VMAF_PIX_FMT_YUV420P;
-    *pw = halve_w ? w / 2 : w;
-    *ph = halve_h ? h / 2 : h;
-}
-
 double vmaf_psnr_max(const PsnrOptions *o, unsigned bpc, unsigned peak, unsigned pw,
                      unsigned ph)
 {

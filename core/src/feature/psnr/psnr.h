@@ -9,8 +9,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "libvmaf/picture.h"
-
 typedef struct PsnrOptions {
     bool enable_chroma;
     bool enable_mse;
@@ -28,12 +26,6 @@ extern const char *const vmaf_apsnr_feature[PSNR_PLANES]; /* apsnr_y, ... (aggre
 /* The peak sample value: 255 at 8 bits; above, 2^bpc - 1, or with
  * reduced_hbd_peak 255 * 2^(bpc - 8), the 8-bit peak scaled. */
 unsigned vmaf_psnr_peak(const PsnrOptions *o, unsigned bpc);
-
-/* The size of plane p as the reference's pictures have it: chroma sides
- * halved rounding down (this library's pictures round up; the extra
- * column and row, which cover one luma sample each, are not scored). */
-void vmaf_psnr_plane_size(enum VmafPixelFormat fmt, unsigned w, unsigned h, unsigned p,
-                          unsigned *pw, unsigned *ph);
 
 /* The highest PSNR of a pw x ph plane: 6 bpc + 12, or with min_sse set
  * ceil(10 log10(peak^2 pw ph / min_sse)). */

@@ -65,7 +65,7 @@ static int init(VmafFex *fex)
     st->planes = st->opt.enable_chroma ? PSNR_PLANES : 1;
     st->peak = vmaf_psnr_peak(&st->opt, fex->bpc);
     for (unsigned p = 0; p < st->planes; p++) {
-        vmaf_psnr_plane_size(fex->pix_fmt, fex->w, fex->h, p, &st->pw[p], &st->ph[p]);
+        vmaf_fex_reference_plane_size(fex, p, &st->pw[p], &st->ph[p]);
         st->max[p] = vmaf_psnr_max(&st->opt, fex->bpc, st->peak, st->pw[p], st->ph[p]);
     }
     return 0;

@@ -15,7 +15,6 @@
 #include "log.h"
 
 typedef struct PsnrHvsState {
-    char no_options; /* first member of every private struct: the options */
     unsigned pw[3], ph[3];
 } PsnrHvsState;
 
@@ -35,10 +34,8 @@ static int init(VmafFex *fex)
                    "chroma planes; give pictures with chroma");
         return -EINVAL;
     }
-    for (int p = 0; p < 3; p++) {
-        st->pw[p] = p && fex->pix_fmt != VMAF_PIX_FMT_YUV444P ? fex->w / 2 : fex->w;
-        st->ph[p] = p && fex->pix_fmt == VMAF_PIX_FMT_YUV420P ? fex->h / 2 : fex->h;
-    }
+    for (unsigned p = 0; p < 3; p++)
+        vmaf_fex_reference_plane_size(fex, p, &st->pw[p], &st->ph[p]);
     /* Without one 8x8 block a plane's error is 0/0, which the reference
      * reports as NaN. */
     if (st->pw[1] < 8 || st->ph[1] < 8) {
