@@ -88,10 +88,16 @@ def compare(what, run, doc):
 
 
 def compare_xml(what, run, path):
-    frames = ET.parse(path).getroot().find("frames")
+    root = ET.parse(path).getroot()
+    frames = root.find("frames")
     f0 = frames[0].attrib if frames is not None and len(frames) else {}
     keys = [k for k in f0 if k != "frameNum"]
     check(keys == list(run["frames"][0]), f"{what} XML keys {keys} != {list(run['frames'][0])}")
+    agg = root.find("aggregate_metrics")
+    got = {k: float(v) for k, v in (agg.attrib if agg is not None else {}).items()}
+    want = run.get("aggregate", {})
+    check(list(got) == list(want) and all(got[k] == v for k, v in want.items()),
+          f"{what} XML aggregate {got} != {want}")
 
 
 def probe_setting(args):
@@ -189,7 +195,8 @@ def main():
                     rc, se = score(a.vmaf, v, a.vectors, ["--cpumask", "255"] + extra, out)
                     if check(rc == 0, f"{what} (default model): exit {rc}: {se.strip()}"):
                         compare(what + " (default model)", run, json.load(open(out)))
-                if run["name"] == "debug_all" and v["id"] in ("v01", "v10"):
+                if (run["name"] == "debug_all" or run.get("aggregate")) and \
+                        v["id"] in ("v01", "v10"):
                     xml = os.path.join(tmp, "out.xml")
                     rc, se = score(a.vmaf, v, a.vectors, args_of(run, a.models), xml, "--xml")
                     if check(rc == 0, f"{what} (XML): exit {rc}: {se.strip()}"):
