@@ -413,31 +413,39 @@ static void option_label(const CliOption *o, char *buf, size_t sz)
 
 /* Applies one option with its value (NULL for flags). */
 
+/* One --feature or -m, given or from a preset (label names the option). */
+static int add_feature(CliSettings *s, const char *label, const char *val, char *err,
+                       size_t err_sz)
+{
+    if (s->feature_cnt == CLI_MAX_FEATURES)
+        return fail(err, err_sz, "vmaf: too many features (%s): at most %d", label,
+                    CLI_MAX_FEATURES);
+    return parse_feature(&s->feature[s->feature_cnt++], val, err, err_sz);
+}
+
+static int add_model(CliSettings *s, const char *label, const char *val, char *err,
+                     size_t err_sz)
+{
+    if (s->model_cnt == CLI_MAX_MODELS)
+        return fail(err, err_sz, "vmaf: too many models (%s): at most %d", label,
+                    CLI_MAX_MODELS);
+    return parse_model(&s->model[s->model_cnt++], val, err, err_sz);
+}
+
 /* The reference tool's presets (cli_presets.c): the models and features
  * they turn on, appended as if given, in the reference's order. */
-static int add_preset(CliSettings *s, const char *option, const char *version, char *err,
-                      size_t err_sz)
+static int add_preset(CliSettings *s, const char *label, const char *option,
+                      const char *version, char *err, size_t err_sz)
 {
     const CliPreset *p = cli_preset_find(option, version, err, err_sz);
     if (!p)
         return -EINVAL;
-    for (unsigned i = 0; p->models[i]; i++) {
-        if (s->model_cnt == CLI_MAX_MODELS)
-            return fail(err, err_sz, "vmaf: too many models (--%s): at most %d", option,
-                        CLI_MAX_MODELS);
-        int r = parse_model(&s->model[s->model_cnt++], p->models[i], err, err_sz);
-        if (r)
-            return r;
-    }
-    for (unsigned i = 0; p->features[i]; i++) {
-        if (s->feature_cnt == CLI_MAX_FEATURES)
-            return fail(err, err_sz, "vmaf: too many features (--%s): at most %d", option,
-                        CLI_MAX_FEATURES);
-        int r = parse_feature(&s->feature[s->feature_cnt++], p->features[i], err, err_sz);
-        if (r)
-            return r;
-    }
-    return 0;
+    int r = 0;
+    for (unsigned i = 0; p->models[i] && !r; i++)
+        r = add_model(s, label, p->models[i], err, err_sz);
+    for (unsigned i = 0; p->features[i] && !r; i++)
+        r = add_feature(s, label, p->features[i], err, err_sz);
+    return r;
 }
 
 static int apply(CliSettings *s, const CliOption *o, const char *val, char *err, size_t err_sz)
@@ -578,17 +586,11 @@ static int apply(CliSettings *s, const CliOption *o, const char *val, char *err,
         return 0;
     case OPT_AOM_CTC:
     case OPT_NFLX_CTC:
-        return add_preset(s, o->name, val, err, err_sz);
+        return add_preset(s, label, o->name, val, err, err_sz);
     case OPT_FEATURE:
-        if (s->feature_cnt == CLI_MAX_FEATURES)
-            return fail(err, err_sz, "vmaf: too many features (%s): at most %d", label,
-                        CLI_MAX_FEATURES);
-        return parse_feature(&s->feature[s->feature_cnt++], val, err, err_sz);
+        return add_feature(s, label, val, err, err_sz);
     case 'm':
-        if (s->model_cnt == CLI_MAX_MODELS)
-            return fail(err, err_sz, "vmaf: too many models (%s): at most %d", label,
-                        CLI_MAX_MODELS);
-        return parse_model(&s->model[s->model_cnt++], val, err, err_sz);
+        return add_model(s, label, val, err, err_sz);
     case 'n':
         s->no_prediction = true;
         return 0;
