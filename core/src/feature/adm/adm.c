@@ -91,24 +91,24 @@ bool vmaf_adm_params_share_pass(const AdmParams *a, const AdmParams *b)
     return a && b && !check_params(a, NULL, 0) && !check_params(b, NULL, 0);
 }
 
-/* Merges sets that need the same integer work; member[i] = group of set i. */
-static void group_sets(const AdmParams *params, const AdmWeights *w, unsigned n, AdmFrame *f,
-                       unsigned *member)
+unsigned vmaf_adm_group_sets(const AdmParams *params, const AdmWeights *w, unsigned n,
+                             AdmGroup *group, unsigned *member)
 {
-    f->n_groups = 0;
+    unsigned n_groups = 0;
     for (unsigned i = 0; i < n; i++) {
         unsigned g = 0;
-        while (g < f->n_groups && !(f->group[g].gain == params[i].enhn_gain_limit &&
-                                    vmaf_adm_weights_same_integers(&f->group[g].w, &w[i])))
+        while (g < n_groups && !(group[g].gain == params[i].enhn_gain_limit &&
+                                 vmaf_adm_weights_same_integers(&group[g].w, &w[i])))
             g++;
-        if (g == f->n_groups) {
-            f->group[g] = (AdmGroup){.gain = params[i].enhn_gain_limit, .w = w[i]};
-            f->n_groups++;
+        if (g == n_groups) {
+            group[g] = (AdmGroup){.gain = params[i].enhn_gain_limit, .w = w[i]};
+            n_groups++;
         }
-        f->group[g].scale0 |= !params[i].skip_scale0;
-        f->group[g].aim |= !params[i].skip_aim;
+        group[g].scale0 |= !params[i].skip_scale0;
+        group[g].aim |= !params[i].skip_aim;
         member[i] = g;
     }
+    return n_groups;
 }
 
 size_t vmaf_adm_scratch_size(unsigned w, unsigned h, unsigned n_params)
@@ -167,12 +167,15 @@ int vmaf_adm_compute_dsp(const AdmDsp *dsp, const void *ref, ptrdiff_t ref_strid
     unsigned member[ADM_MAX_PARAM_SETS];
     for (unsigned i = 0; i < n_params; i++)
         vmaf_adm_weights(&params[i], &weights[i]);
-    group_sets(params, weights, n_params, &f, member);
+    f.n_groups = vmaf_adm_group_sets(params, weights, n_params, f.group, member);
     vmaf_adm_layout(&f, scratch);
     for (unsigned s = 0; s < 4; s++)
         vmaf_adm_run_scale(&f, s);
-    for (unsigned i = 0; i < n_params; i++)
-        vmaf_adm_score(&f, &f.group[member[i]], &weights[i], &params[i], w, h, &out[i]);
+    for (unsigned i = 0; i < n_params; i++) {
+        const AdmGroup *g = &f.group[member[i]];
+        const AdmSums sums = {f.den, g->dlm, g->aim_sum};
+        vmaf_adm_score(f.plan, &sums, &weights[i], &params[i], w, h, &out[i]);
+    }
     return 0;
 }
 

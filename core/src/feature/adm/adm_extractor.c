@@ -12,24 +12,10 @@
 #include <stdlib.h>
 
 #include "feature/adm/adm.h"
+#include "feature/adm/adm_feature.h"
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "log.h"
-
-typedef struct AdmOptions {
-    bool debug;
-    double csf_scale;
-    double csf_diag_scale;
-    double dlm_weight;
-    double enhn_gain_limit;
-    double norm_view_dist;
-    int ref_display_height;
-    int csf_mode;
-    double noise_weight;
-    bool skip_aim;
-    bool skip_scale0;
-    double min_val;
-} AdmOptions;
 
 typedef struct AdmState {
     AdmOptions opt; /* first: the option table's offsets point into it */
@@ -98,23 +84,6 @@ static const VmafOption options[] = {
     { NULL },
 };
 
-static AdmParams params_of(const AdmOptions *o)
-{
-    return (AdmParams){
-        .enhn_gain_limit = o->enhn_gain_limit,
-        .norm_view_dist = o->norm_view_dist,
-        .csf_scale = o->csf_scale,
-        .csf_diag_scale = o->csf_diag_scale,
-        .noise_weight = o->noise_weight,
-        .dlm_weight = o->dlm_weight,
-        .min_val = o->min_val,
-        .ref_display_height = o->ref_display_height,
-        .csf_mode = o->csf_mode,
-        .skip_scale0 = o->skip_scale0,
-        .skip_aim = o->skip_aim,
-    };
-}
-
 /* The reference fails every frame below this viewing geometry; here the
  * options are refused when they are given. */
 static int check_options(const void *opts, char *why, size_t why_len)
@@ -130,7 +99,7 @@ static int check_options(const void *opts, char *why, size_t why_len)
 
 static bool shares_pass(const void *a, const void *b)
 {
-    const AdmParams pa = params_of(a), pb = params_of(b);
+    const AdmParams pa = vmaf_adm_params_of(a), pb = vmaf_adm_params_of(b);
     return vmaf_adm_params_share_pass(&pa, &pb);
 }
 
@@ -138,7 +107,7 @@ static int init(VmafFex *fex)
 {
     AdmState *st = fex->priv;
     char why[256];
-    const AdmParams p = params_of(&st->opt);
+    const AdmParams p = vmaf_adm_params_of(&st->opt);
     if (vmaf_adm_check(fex->w, fex->h, fex->bpc, &p, why, sizeof(why))) {
         vmaf_error("adm: %s", why);
         return -EINVAL;
@@ -153,9 +122,10 @@ static int init(VmafFex *fex)
     return 0;
 }
 
-static int store(const VmafFex *fex, unsigned v, const AdmScores *s, bool debug,
-                 VmafFeatureCollector *fc, unsigned index)
+int vmaf_adm_store_scores(const VmafFex *fex, unsigned v, const AdmScores *s,
+                          VmafFeatureCollector *fc, unsigned index)
 {
+    const bool debug = ((const AdmOptions *)fex->variant[v])->debug;
     int err = vmaf_fex_store_variant(fex, v, fc, "integer_adm2", s->adm2, index);
     if (!err)
         err = vmaf_fex_store_variant(fex, v, fc, "integer_aim", s->aim, index);
@@ -187,7 +157,7 @@ static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector
     AdmParams params[VMAF_FEX_MAX_VARIANTS];
     AdmScores scores[VMAF_FEX_MAX_VARIANTS];
     for (unsigned v = 0; v < fex->n_variants; v++)
-        params[v] = params_of(fex->variant[v]);
+        params[v] = vmaf_adm_params_of(fex->variant[v]);
     err = vmaf_adm_compute(frame->ref->data[0], frame->ref->stride[0], frame->dist->data[0],
                            frame->dist->stride[0], fex->w, fex->h, fex->bpc, params,
                            fex->n_variants, st->scratch, st->scratch_size, scores);
@@ -197,8 +167,7 @@ static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector
         return err;
     }
     for (unsigned v = 0; v < fex->n_variants && !err; v++)
-        err = store(fex, v, &scores[v], ((const AdmOptions *)fex->variant[v])->debug, fc,
-                    frame->index);
+        err = vmaf_adm_store_scores(fex, v, &scores[v], fc, frame->index);
     if (err)
         vmaf_error("adm: frame %u: could not store the scores (%d)", frame->index, err);
     return err;

@@ -60,9 +60,22 @@ size_t vmaf_adm_layout(AdmFrame *f, void *scratch);
  * decoupling, weighting and masking. Scale s-1 must have run. */
 void vmaf_adm_run_scale(AdmFrame *f, unsigned s);
 
-/* The scores of parameter set p (float weights w) from the sums of its
- * group g. */
-void vmaf_adm_score(const AdmFrame *f, const AdmGroup *g, const AdmWeights *w, const AdmParams *p,
-                    unsigned width, unsigned height, AdmScores *out);
+/* Merges the n sets that need the same integer work into groups (at most
+ * n; their rings left empty); member[i] = the group of set i. Returns the
+ * number of groups. */
+unsigned vmaf_adm_group_sets(const AdmParams *params, const AdmWeights *w, unsigned n,
+                             AdmGroup *group, unsigned *member);
+
+/* A group's integer sums for one frame, wherever they were computed. */
+typedef struct AdmSums {
+    const uint64_t (*den)[3]; /* [scale][band], shared by all groups */
+    const int64_t (*dlm)[3];
+    const int64_t (*aim)[3];
+} AdmSums;
+
+/* The scores of parameter set p (float weights w) from its group's sums,
+ * for a width x height picture with the scales of plan. */
+void vmaf_adm_score(const AdmScalePlan plan[4], const AdmSums *sums, const AdmWeights *w,
+                    const AdmParams *p, unsigned width, unsigned height, AdmScores *out);
 
 #endif /* LIBVMAF_SRC_FEATURE_ADM_ADM_FRAME_H */

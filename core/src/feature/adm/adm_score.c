@@ -57,8 +57,8 @@ static double adm3_of(double adm2, double aim, const AdmParams *p)
     return v > p->min_val ? v : p->min_val;
 }
 
-void vmaf_adm_score(const AdmFrame *f, const AdmGroup *g, const AdmWeights *w, const AdmParams *p,
-                    unsigned width, unsigned height, AdmScores *out)
+void vmaf_adm_score(const AdmScalePlan plan[4], const AdmSums *sums, const AdmWeights *w,
+                    const AdmParams *p, unsigned width, unsigned height, AdmScores *out)
 {
     double num = 0, den = 0, aim = 0;
     for (unsigned s = 0; s < 4; s++) {
@@ -66,11 +66,11 @@ void vmaf_adm_score(const AdmFrame *f, const AdmGroup *g, const AdmWeights *w, c
         if (s == 0 && p->skip_scale0) {
             ds = 1e-10f; /* the reference's guard against 0/0 */
         } else {
-            const AdmScalePlan *ps = &f->plan[s];
-            ds = den_scale(ps, f->den[s], w, s, p->noise_weight);
-            ns = num_scale(ps, g->dlm[s], w, s, p->noise_weight);
+            const AdmScalePlan *ps = &plan[s];
+            ds = den_scale(ps, sums->den[s], w, s, p->noise_weight);
+            ns = num_scale(ps, sums->dlm[s], w, s, p->noise_weight);
             if (!p->skip_aim)
-                as = num_scale(ps, g->aim_sum[s], w, s, 0.0);
+                as = num_scale(ps, sums->aim[s], w, s, 0.0);
         }
         num += ns;
         den += ds;
