@@ -20,6 +20,7 @@ extern const VmafFeatureExtractor vmaf_fex_float_ms_ssim;
 extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
 extern const VmafFeatureExtractor vmaf_fex_motion_cuda;
 extern const VmafFeatureExtractor vmaf_fex_vif_cuda;
+extern const VmafFeatureExtractor vmaf_fex_adm_cuda;
 #endif
 
 static const VmafFeatureExtractor *const table[] = {
@@ -35,6 +36,7 @@ static const VmafFeatureExtractor *const table[] = {
     &vmaf_fex_float_ssim_cuda,
     &vmaf_fex_motion_cuda,
     &vmaf_fex_vif_cuda,
+    &vmaf_fex_adm_cuda,
 #endif
 };
 
@@ -51,6 +53,7 @@ static const struct {
     { "float_ssim_cuda", &vmaf_fex_float_ssim },
     { "motion_cuda", &vmaf_fex_motion },
     { "vif_cuda", &vmaf_fex_vif },
+    { "adm_cuda", &vmaf_fex_adm },
 #endif
     { NULL, NULL },
 };

@@ -29,9 +29,9 @@
  * makes this many pairs). */
 #define VMAF_CUDA_TWIN_GRAPHS (VMAF_CUDA_POOL_PICTURES / 2)
 
-/* The most scores a frame may have (vif's fifteen, for each of four option
- * sets one pass serves). */
-#define VMAF_CUDA_TWIN_SCORES 64
+/* The most scores a frame may have (adm's eighteen, for each of four
+ * option sets one pass serves). */
+#define VMAF_CUDA_TWIN_SCORES 72
 
 /* What a twin does; the runtime calls it with the state given to
  * vmaf_cuda_twin_init() and the device context current. prepare, init and
