@@ -111,6 +111,18 @@ static int check_lent(const VmafFex *fex, const char *name)
     return 0;
 }
 
+int vmaf_cuda_twin_check_context(const VmafFex *fex)
+{
+    const VmafFeatureExtractor *fx = fex->fex;
+    char why[256] = "";
+    if (!fx->check_context || !fx->check_context(fex->priv, fex->w, fex->h, fex->bpc, why,
+                                                 sizeof(why)))
+        return 0;
+    vmaf_error("%s: cannot compute this input exactly: %s; use %s (CPU)", fx->name, why,
+               fx->twin_of ? fx->twin_of->name : "the CPU extractor");
+    return -EINVAL;
+}
+
 int vmaf_cuda_twin_init(VmafCudaTwin *t, const VmafCudaTwinOps *ops, void *state, VmafFex *fex)
 {
     int err = check_lent(fex, ops->name);

@@ -123,6 +123,13 @@ typedef struct VmafCudaTwin {
     int err; /* sticky: the first failure stops the run */
 } VmafCudaTwin;
 
+/* 0 when the twin's check_context() takes fex's geometry and options;
+ * else one error line ("<twin>: cannot compute this input exactly: <why>;
+ * use <CPU extractor> (CPU)") and -EINVAL. A twin's init() with a
+ * check_context() calls it first: a context asks check_context() before
+ * choosing a twin, a direct caller may not have. */
+int vmaf_cuda_twin_check_context(const VmafFex *fex);
+
 /* Starts t for the extractor fex (its CUDA state, frames and first frame,
  * which failure lines name): streams, then ops->prepare, the slots and
  * ops->init; then fex->twin = t. 0, or a negative errno, logged once, with

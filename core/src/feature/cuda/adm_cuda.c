@@ -218,11 +218,9 @@ static const VmafCudaTwinOps adm_ops = {
 static int init(VmafFex *fex)
 {
     AdmCudaState *st = fex->priv;
-    char why[256] = "";
-    if (check_context(st, fex->w, fex->h, fex->bpc, why, sizeof(why))) {
-        vmaf_error(NAME ": cannot compute this input exactly: %s; use adm (CPU)", why);
-        return -EINVAL;
-    }
+    int err = vmaf_cuda_twin_check_context(fex);
+    if (err)
+        return err;
     st->fex = fex;
     AdmCudaFrame *f = &st->frame;
     f->w = fex->w;

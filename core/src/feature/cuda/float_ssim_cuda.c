@@ -272,11 +272,9 @@ static const VmafCudaTwinOps ssim_ops = {
 static int init(VmafFex *fex)
 {
     FloatSsimCudaState *st = fex->priv;
-    char why[256] = "";
-    if (check_context(st, fex->w, fex->h, fex->bpc, why, sizeof(why))) {
-        vmaf_error(NAME ": cannot compute this input exactly: %s; use float_ssim (CPU)", why);
-        return -EINVAL;
-    }
+    int err = vmaf_cuda_twin_check_context(fex);
+    if (err)
+        return err;
     st->w = fex->w;
     st->h = fex->h;
     st->bpc = fex->bpc;

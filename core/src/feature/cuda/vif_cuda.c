@@ -169,11 +169,9 @@ _Static_assert(VMAF_FEX_MAX_VARIANTS * sizeof(VifScores) <=
 static int init(VmafFex *fex)
 {
     VifCudaState *st = fex->priv;
-    char why[256] = "";
-    if (check_context(st, fex->w, fex->h, fex->bpc, why, sizeof(why))) {
-        vmaf_error(NAME ": cannot compute this input exactly: %s; use vif (CPU)", why);
-        return -EINVAL;
-    }
+    int err = vmaf_cuda_twin_check_context(fex);
+    if (err)
+        return err;
     st->fex = fex;
     for (unsigned v = 0; v < fex->n_variants; v++)
         st->params[v] = vmaf_vif_params_of(fex->variant[v]);
