@@ -2,9 +2,9 @@
  * The adm CUDA twin's arithmetic (feature/cuda/adm/adm_sample.h), run on
  * the CPU sample by sample in the kernels' stage order, against
  * vmaf_adm_compute(): every score of every option set bit for bit, on
- * random sizes (the smallest, odd), bit depths, pictures (noise, a
- * distorted copy, the same picture) and option sets grouped as the twin
- * groups them. Needs no GPU, so every build checks the twin's
+ * random sizes (the smallest, odd), row pitches (ref's and dis's apart,
+ * as device pictures may have), bit depths, pictures (noise, a distorted
+ * copy, the same picture) and option sets grouped as the twin groups them. Needs no GPU, so every build checks the twin's
  * reformulation of the row-streaming CPU code; the GPU suite checks the
  * device against the same CPU code.
  *
@@ -26,6 +26,7 @@
 
 typedef struct Case {
     unsigned w, h, bpc, n;
+    unsigned pad[2]; /* samples after each row of ref, dis */
     AdmParams params[ADM_CUDA_GROUPS];
 } Case;
 
@@ -118,7 +119,7 @@ static void twin_scores(const Case *c, const void *ref, const void *dis, AdmScor
     frame_alloc(&f);
     const size_t bytes = c->bpc > 8 ? 2 : 1;
     const void *in[2] = {ref, dis};
-    size_t pitch[2] = {c->w * bytes, c->w * bytes};
+    size_t pitch[2] = {(c->w + c->pad[0]) * bytes, (c->w + c->pad[1]) * bytes};
     run_scale(&f, 0, in, pitch);
     for (int s = 1; s < 4; s++) {
         in[0] = f.low[(s - 1) & 1][0];
@@ -163,43 +164,56 @@ static void random_params(uint64_t *rng, AdmParams *p)
     }
 }
 
+/* The pixel pair (a, b) of each sample, at each picture's pitch: dis is
+ * noise (kind 0), a small distortion of ref (1), or ref itself (2). */
+static void put(const Case *c, void *ref, void *dis, unsigned x, unsigned y, unsigned a,
+                unsigned b)
+{
+    const size_t i = (size_t)y * (c->w + c->pad[0]) + x;
+    const size_t j = (size_t)y * (c->w + c->pad[1]) + x;
+    if (c->bpc == 8) {
+        ((uint8_t *)ref)[i] = (uint8_t)a;
+        ((uint8_t *)dis)[j] = (uint8_t)b;
+    } else {
+        ((uint16_t *)ref)[i] = (uint16_t)a;
+        ((uint16_t *)dis)[j] = (uint16_t)b;
+    }
+}
+
 static void fill(uint64_t *rng, const Case *c, void *ref, void *dis, int kind)
 {
     const unsigned max = (1u << c->bpc) - 1;
-    const size_t n = (size_t)c->w * c->h;
-    for (size_t i = 0; i < n; i++) {
-        const unsigned a = test_random(rng) & max;
-        unsigned b = a;
-        if (kind == 0)
-            b = test_random(rng) & max;
-        else if (kind == 1) {
-            const int d = (int)(test_random(rng) % 9) - 4;
-            const int v = (int)a + d * (int)(max >> 7);
-            b = v < 0 ? 0 : v > (int)max ? max : (unsigned)v;
-        }
-        if (c->bpc == 8) {
-            ((uint8_t *)ref)[i] = (uint8_t)a;
-            ((uint8_t *)dis)[i] = (uint8_t)b;
-        } else {
-            ((uint16_t *)ref)[i] = (uint16_t)a;
-            ((uint16_t *)dis)[i] = (uint16_t)b;
+    for (unsigned y = 0; y < c->h; y++) {
+        for (unsigned x = 0; x < c->w; x++) {
+            const unsigned a = test_random(rng) & max;
+            unsigned b = a;
+            if (kind == 0) {
+                b = test_random(rng) & max;
+            } else if (kind == 1) {
+                const int d = (int)(test_random(rng) % 9) - 4;
+                const int v = (int)a + d * (int)(max >> 7);
+                b = v < 0 ? 0 : v > (int)max ? max : (unsigned)v;
+            }
+            put(c, ref, dis, x, y, a, b);
         }
     }
 }
 
 static void run_case(uint64_t *rng, const Case *c, int kind)
 {
-    const size_t bytes = (size_t)c->w * c->h * (c->bpc > 8 ? 2 : 1);
-    void *ref = malloc(bytes), *dis = malloc(bytes);
+    const size_t sample = c->bpc > 8 ? 2 : 1;
+    void *ref = malloc((size_t)(c->w + c->pad[0]) * c->h * sample);
+    void *dis = malloc((size_t)(c->w + c->pad[1]) * c->h * sample);
     fill(rng, c, ref, dis, kind);
     const size_t sz = vmaf_adm_scratch_size(c->w, c->h, c->n);
     void *scratch = malloc(sz);
     AdmScores want[ADM_CUDA_GROUPS], got[ADM_CUDA_GROUPS];
     memset(want, 0, sizeof(want));
     memset(got, 0, sizeof(got));
-    const ptrdiff_t stride = (ptrdiff_t)c->w * (c->bpc > 8 ? 2 : 1);
-    const int err = vmaf_adm_compute(ref, stride, dis, stride, c->w, c->h, c->bpc, c->params,
-                                     c->n, scratch, sz, want);
+    const ptrdiff_t ref_stride = (ptrdiff_t)((c->w + c->pad[0]) * sample);
+    const ptrdiff_t dis_stride = (ptrdiff_t)((c->w + c->pad[1]) * sample);
+    const int err = vmaf_adm_compute(ref, ref_stride, dis, dis_stride, c->w, c->h, c->bpc,
+                                     c->params, c->n, scratch, sz, want);
     CHECK(!err, "%ux%u %u-bit: vmaf_adm_compute failed (%d)", c->w, c->h, c->bpc, err);
     twin_scores(c, ref, dis, got);
     for (unsigned v = 0; v < c->n && !err; v++)
@@ -224,6 +238,8 @@ int main(int argc, char **argv)
         c.w = i < 2 ? 17 : 17 + test_random(&rng) % 200;
         c.h = i < 2 ? 17 + i : 17 + test_random(&rng) % 150;
         c.bpc = depths[test_random(&rng) % 4];
+        c.pad[0] = test_random(&rng) % 3 ? 0 : test_random(&rng) % 64;
+        c.pad[1] = test_random(&rng) % 3 ? 0 : test_random(&rng) % 64;
         c.n = 1 + test_random(&rng) % ADM_CUDA_GROUPS;
         for (unsigned v = 0; v < c.n; v++) {
             do
