@@ -98,23 +98,10 @@ static void run_scale(const AdmCudaFrame *f, int s, const void *in[2], const siz
 /* The twin's sums and scores of one frame. */
 static void twin_scores(const Case *c, const void *ref, const void *dis, AdmScores *out)
 {
-    AdmCudaFrame f = {.w = c->w, .h = c->h, .bpc = c->bpc};
-    vmaf_adm_plan(c->w, c->h, f.plan);
-    for (int s = 0; s < 4; s++)
-        f.row_base[s + 1] = f.row_base[s] + f.plan[s].h;
+    AdmCudaFrame f;
     AdmWeights w[ADM_CUDA_GROUPS];
-    AdmGroup group[ADM_MAX_PARAM_SETS];
     unsigned member[ADM_CUDA_GROUPS];
-    for (unsigned v = 0; v < c->n; v++)
-        vmaf_adm_weights(&c->params[v], &w[v]);
-    f.n_groups = vmaf_adm_group_sets(c->params, w, c->n, group, member);
-    for (unsigned g = 0; g < f.n_groups; g++) {
-        f.gain[g] = group[g].gain;
-        f.aim[g] = group[g].aim;
-        f.scale0 = f.scale0 || group[g].scale0;
-        memcpy(f.q[g], group[g].w.q, sizeof(f.q[g]));
-    }
-    f.cos1deg_sq = vmaf_adm_cos1deg_sq;
+    CHECK(!vmaf_adm_sample_plan(&f, c->w, c->h, c->bpc, c->params, c->n, w, member));
     f.div_lut = vmaf_adm_div_lut();
     frame_alloc(&f);
     const size_t bytes = c->bpc > 8 ? 2 : 1;

@@ -23,7 +23,6 @@
 #include "feature/adm/adm_dsp.h"
 #include "feature/adm/adm_feature.h"
 #include "feature/adm/adm_frame.h"
-#include "feature/adm/adm_tables.h"
 #include "feature/cuda/adm_cuda_kernels.h"
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
@@ -56,30 +55,6 @@ static int check_context(const void *priv, unsigned w, unsigned h, unsigned bpc,
 {
     const AdmParams p = vmaf_adm_params_of(priv);
     return vmaf_adm_check(w, h, bpc, &p, why, why_len) ? -ENOTSUP : 0;
-}
-
-/* Groups the instance's option sets as the CPU does and fills the
- * kernels' view of them. */
-static void plan_groups(AdmCudaState *st)
-{
-    const VmafFex *fex = st->fex;
-    AdmGroup group[ADM_MAX_PARAM_SETS];
-    for (unsigned v = 0; v < fex->n_variants; v++) {
-        st->params[v] = vmaf_adm_params_of(fex->variant[v]);
-        vmaf_adm_weights(&st->params[v], &st->weights[v]);
-    }
-    const unsigned n = vmaf_adm_group_sets(st->params, st->weights, fex->n_variants, group,
-                                           st->member);
-    AdmCudaFrame *f = &st->frame;
-    f->n_groups = n;
-    for (unsigned g = 0; g < n; g++) {
-        f->gain[g] = group[g].gain;
-        f->aim[g] = group[g].aim;
-        f->scale0 = f->scale0 || group[g].scale0;
-        for (int s = 0; s < 4; s++)
-            for (int b = 0; b < 3; b++)
-                f->q[g][s][b] = group[g].w.q[s][b];
-    }
 }
 
 static int prepare(void *state, long at)
@@ -222,15 +197,15 @@ static int init(VmafFex *fex)
     if (err)
         return err;
     st->fex = fex;
-    AdmCudaFrame *f = &st->frame;
-    f->w = fex->w;
-    f->h = fex->h;
-    f->bpc = fex->bpc;
-    vmaf_adm_plan(fex->w, fex->h, f->plan);
-    for (int s = 0; s < 4; s++)
-        f->row_base[s + 1] = f->row_base[s] + f->plan[s].h;
-    f->cos1deg_sq = vmaf_adm_cos1deg_sq;
-    plan_groups(st);
+    for (unsigned v = 0; v < fex->n_variants; v++)
+        st->params[v] = vmaf_adm_params_of(fex->variant[v]);
+    err = vmaf_adm_sample_plan(&st->frame, fex->w, fex->h, fex->bpc, st->params,
+                               fex->n_variants, st->weights, st->member);
+    if (err) {
+        vmaf_error(NAME ": %u option sets in one instance, at most %d: internal error, "
+                   "please report", fex->n_variants, ADM_CUDA_GROUPS);
+        return err;
+    }
     return vmaf_cuda_twin_init(&st->twin, &adm_ops, st, fex);
 }
 

@@ -73,6 +73,21 @@ typedef struct AdmCudaFrame {
     unsigned row_base[5];
 } AdmCudaFrame;
 
+struct AdmParams;
+struct AdmWeights;
+
+/* Fills f for w x h pictures of bpc bits and the n option sets params
+ * (checked by vmaf_adm_check()): the plan, the row bases, the groups and
+ * their weights; weights[i] and member[i] (set i's group) for the scoring.
+ * The buffers are left NULL. 0, or -EINVAL for n outside 1..ADM_CUDA_GROUPS.
+ * Host code (adm_sample_plan.c). */
+#ifdef __cplusplus
+extern "C"
+#endif
+int vmaf_adm_sample_plan(AdmCudaFrame *f, unsigned w, unsigned h, unsigned bpc,
+                         const struct AdmParams *params, unsigned n,
+                         struct AdmWeights *weights, unsigned *member);
+
 /* Samples -1 as 1, n as n-1, n+1 as n-2: the CPU's mirroring. */
 ADM_FN int adm_mirror(int n, int len)
 {
