@@ -18,6 +18,7 @@
 #include "libvmaf/libvmaf.h"
 
 #include "check.h"
+#include "test_picture.h"
 #include "test_random.h"
 
 #define FRAMES 3
@@ -29,28 +30,13 @@ static uint32_t next_random(void)
     return test_random(&rng);
 }
 
-static unsigned get(const VmafPicture *p, int plane, unsigned y, unsigned x)
-{
-    const char *row = (const char *)p->data[plane] + (ptrdiff_t)y * p->stride[plane];
-    return p->bpc == 8 ? ((const uint8_t *)row)[x] : ((const uint16_t *)row)[x];
-}
-
-static void put(VmafPicture *p, int plane, unsigned y, unsigned x, unsigned v)
-{
-    char *row = (char *)p->data[plane] + (ptrdiff_t)y * p->stride[plane];
-    if (p->bpc == 8)
-        ((uint8_t *)row)[x] = (uint8_t)v;
-    else
-        ((uint16_t *)row)[x] = (uint16_t)v;
-}
-
 static void fill(VmafPicture *p)
 {
     const unsigned max = (1u << p->bpc) - 1;
     for (int k = 0; k < 3; k++)
         for (unsigned y = 0; y < p->h[k]; y++)
             for (unsigned x = 0; x < p->w[k]; x++)
-                put(p, k, y, x, next_random() % (max + 1));
+                test_set_pixel(p, k, y, x, next_random() % (max + 1));
 }
 
 /* The same picture in 4:4:4, each chroma sample repeated over the luma
@@ -59,9 +45,9 @@ static void expand(const VmafPicture *in, VmafPicture *out, unsigned sx, unsigne
 {
     for (unsigned y = 0; y < in->h[0]; y++)
         for (unsigned x = 0; x < in->w[0]; x++) {
-            put(out, 0, y, x, get(in, 0, y, x));
+            test_set_pixel(out, 0, y, x, test_pixel(in, 0, y, x));
             for (int k = 1; k < 3; k++)
-                put(out, k, y, x, get(in, k, y >> sy, x >> sx));
+                test_set_pixel(out, k, y, x, test_pixel(in, k, y >> sy, x >> sx));
         }
 }
 
@@ -98,7 +84,7 @@ static void check_upsampling(enum VmafPixelFormat fmt, unsigned bpc, unsigned w,
             for (int k = 0; k < 3; k++)
                 for (unsigned y = 0; y < ref[f].h[k]; y++)
                     for (unsigned x = 0; x < ref[f].w[k]; x++)
-                        put(&dis[f], k, y, x, get(&ref[f], k, y, x));
+                        test_set_pixel(&dis[f], k, y, x, test_pixel(&ref[f], k, y, x));
         expand(&ref[f], &ref444[f], sx, sy);
         expand(&dis[f], &dis444[f], sx, sy);
     }

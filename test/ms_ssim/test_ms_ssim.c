@@ -15,6 +15,7 @@
 #include "libvmaf/libvmaf.h"
 
 #include "check.h"
+#include "test_picture.h"
 #include "test_random.h"
 
 #define FRAMES 2
@@ -32,13 +33,9 @@ static void fill(VmafPicture *p, uint64_t seed)
     rng = seed;
     for (unsigned y = 0; y < p->h[0]; y++)
         for (unsigned x = 0; x < p->w[0]; x++) {
-            char *row = (char *)p->data[0] + (ptrdiff_t)y * p->stride[0];
             /* a gradient with noise: SSIM well inside (0, 1) */
             const unsigned v = ((x + y) * 3 + next_random() % 40) % (1u << p->bpc);
-            if (p->bpc == 8)
-                ((uint8_t *)row)[x] = (uint8_t)v;
-            else
-                ((uint16_t *)row)[x] = (uint16_t)v;
+            test_set_pixel(p, 0, y, x, v);
         }
     rng = saved;
 }

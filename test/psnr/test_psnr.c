@@ -16,6 +16,7 @@
 #include "libvmaf/libvmaf.h"
 
 #include "check.h"
+#include "test_picture.h"
 #include "test_random.h"
 
 #define FRAMES 4
@@ -70,13 +71,7 @@ static uint64_t model_sse(const VmafPicture *a, const VmafPicture *b, int p, uns
     uint64_t sse = 0;
     for (unsigned y = 0; y < h; y++)
         for (unsigned x = 0; x < w; x++) {
-            int64_t d;
-            if (a->bpc == 8)
-                d = (int64_t)((uint8_t *)a->data[p])[y * a->stride[p] + x] -
-                    ((uint8_t *)b->data[p])[y * b->stride[p] + x];
-            else
-                d = (int64_t)((uint16_t *)a->data[p])[y * a->stride[p] / 2 + x] -
-                    ((uint16_t *)b->data[p])[y * b->stride[p] / 2 + x];
+            const int64_t d = (int64_t)test_pixel(a, p, y, x) - test_pixel(b, p, y, x);
             sse += (uint64_t)(d * d);
         }
     return sse;
@@ -94,10 +89,7 @@ static void fill(VmafPicture *pic, unsigned frame, uint64_t seed)
             for (unsigned x = 0; x < pic->w[p]; x++) {
                 const uint32_t r = next_random();
                 const unsigned v = r % 7 == 0 ? max : r % 7 == 1 ? 0 : r % (max + 1);
-                if (pic->bpc == 8)
-                    ((uint8_t *)pic->data[p])[y * pic->stride[p] + x] = (uint8_t)v;
-                else
-                    ((uint16_t *)pic->data[p])[y * pic->stride[p] / 2 + x] = (uint16_t)v;
+                test_set_pixel(pic, p, y, x, v);
             }
     rng = saved;
 }

@@ -15,6 +15,7 @@
 #include "libvmaf/libvmaf.h"
 
 #include "check.h"
+#include "test_picture.h"
 #include "test_random.h"
 
 #define FRAMES 3
@@ -34,14 +35,8 @@ static void fill(VmafPicture *p, uint64_t seed)
     rng = seed;
     for (int k = 0; k < 3 && p->data[k]; k++)
         for (unsigned y = 0; y < p->h[k]; y++)
-            for (unsigned x = 0; x < p->w[k]; x++) {
-                char *row = (char *)p->data[k] + (ptrdiff_t)y * p->stride[k];
-                const unsigned v = next_random() % (1u << p->bpc);
-                if (p->bpc == 8)
-                    ((uint8_t *)row)[x] = (uint8_t)v;
-                else
-                    ((uint16_t *)row)[x] = (uint16_t)v;
-            }
+            for (unsigned x = 0; x < p->w[k]; x++)
+                test_set_pixel(p, k, y, x, next_random() % (1u << p->bpc));
     rng = saved;
 }
 
