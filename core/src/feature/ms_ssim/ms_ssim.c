@@ -117,6 +117,19 @@ static void decimate(const VmafMsSsimKernels *k, const float *src, unsigned w, u
     }
 }
 
+void vmaf_ms_ssim_decimate(const float *src, unsigned w, unsigned h, float *dst)
+{
+    decimate(vmaf_ms_ssim_kernels_best(), src, w, h, dst);
+}
+
+void vmaf_ms_ssim_combine(MsSsimResult *res)
+{
+    double score = 1.0;
+    for (int k = 0; k < MS_SSIM_SCALES; k++)
+        score *= pow(res->l[k], alpha[k]) * pow(res->c[k], beta[k]) * pow(res->s[k], gamma_[k]);
+    res->score = score;
+}
+
 size_t vmaf_ms_ssim_scratch_size(unsigned w, unsigned h)
 {
     if (w < MS_SSIM_MIN_SIDE || h < MS_SSIM_MIN_SIDE)
@@ -138,7 +151,6 @@ int vmaf_ms_ssim_compute(float *ref, float *dis, unsigned w, unsigned h, void *s
     void *ssim_scratch = next_dis + (size_t)half_up(w) * half_up(h);
     const size_t ssim_size = vmaf_ssim_float_scratch_size(w, h);
     const VmafMsSsimKernels *kernels = vmaf_ms_ssim_kernels_best();
-    double score = 1.0;
     for (int k = 0; k < MS_SSIM_SCALES; k++) {
         VmafSsimResult r;
         int err = vmaf_ssim_compute_float(ref, w, dis, w, w, h, ssim_scratch, ssim_size, &r);
@@ -147,7 +159,6 @@ int vmaf_ms_ssim_compute(float *ref, float *dis, unsigned w, unsigned h, void *s
         res->l[k] = r.l;
         res->c[k] = r.c;
         res->s[k] = r.s;
-        score *= pow(r.l, alpha[k]) * pow(r.c, beta[k]) * pow(r.s, gamma_[k]);
         if (k + 1 == MS_SSIM_SCALES)
             break;
         decimate(kernels, ref, w, h, next_ref);
@@ -158,6 +169,6 @@ int vmaf_ms_ssim_compute(float *ref, float *dis, unsigned w, unsigned h, void *s
         ref = next_ref, dis = next_dis;
         next_ref = done_ref, next_dis = done_dis;
     }
-    res->score = score;
+    vmaf_ms_ssim_combine(res);
     return 0;
 }

@@ -27,4 +27,12 @@ size_t vmaf_ms_ssim_scratch_size(unsigned w, unsigned h);
 int vmaf_ms_ssim_compute(float *ref, float *dis, unsigned w, unsigned h, void *scratch,
                          size_t scratch_size, MsSsimResult *res);
 
+/* The next scale of a w x h f32 plane (rows packed): low-passed and every
+ * other sample kept, ceil(w/2) x ceil(h/2) into dst. */
+void vmaf_ms_ssim_decimate(const float *src, unsigned w, unsigned h, float *dst);
+
+/* res->score from the l, c and s of the five scales (Wang's exponents,
+ * pow() in double, the reference's order). */
+void vmaf_ms_ssim_combine(MsSsimResult *res);
+
 #endif /* LIBVMAF_SRC_FEATURE_MS_SSIM_MS_SSIM_H */

@@ -5,7 +5,6 @@
  * Samples above 8 bits are scaled to 8 bits first, as float_ssim does.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -13,15 +12,10 @@
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "feature/ms_ssim/ms_ssim.h"
+#include "feature/ms_ssim/ms_ssim_feature.h"
 #include "feature/ssim/ssim.h"
 #include "feature/ssim/ssim_feature.h"
 #include "log.h"
-
-typedef struct MsSsimOptions {
-    bool enable_lcs;
-    bool enable_db;
-    bool clip_db;
-} MsSsimOptions;
 
 typedef struct MsSsimState {
     MsSsimOptions opt; /* first: the option table's offsets point into it */
@@ -33,14 +27,14 @@ typedef struct MsSsimState {
 
 #define LCS(x) "float_ms_ssim_" x "_scale0", "float_ms_ssim_" x "_scale1", \
     "float_ms_ssim_" x "_scale2", "float_ms_ssim_" x "_scale3", "float_ms_ssim_" x "_scale4"
-static const char *const lcs_features[] = { LCS("l"), LCS("c"), LCS("s"), NULL };
+const char *const vmaf_ms_ssim_lcs_features[] = { LCS("l"), LCS("c"), LCS("s"), NULL };
 static const char *const provided_features[] = { "float_ms_ssim", LCS("l"), LCS("c"), LCS("s"),
                                                  NULL };
 
 static const VmafOption options[] = {
     { .name = "enable_lcs", .help = "also report l, c and s of each of the five scales",
       .type = VMAF_OPT_TYPE_BOOL, .offset = offsetof(MsSsimOptions, enable_lcs),
-      .def.b = false, .flags = VMAF_OPT_FLAG_ADDS_OUTPUTS, .enables = lcs_features },
+      .def.b = false, .flags = VMAF_OPT_FLAG_ADDS_OUTPUTS, .enables = vmaf_ms_ssim_lcs_features },
     { .name = "enable_db", .help = "report float_ms_ssim as -10 log10(1 - score)",
       .type = VMAF_OPT_TYPE_BOOL, .offset = offsetof(MsSsimOptions, enable_db),
       .def.b = false },
@@ -74,22 +68,6 @@ static int init(VmafFex *fex)
     return 0;
 }
 
-static int store(const MsSsimState *st, VmafFeatureCollector *fc, const MsSsimResult *r,
-                 unsigned index)
-{
-    double score = r->score;
-    if (st->opt.enable_db) {
-        const double db = -10.0 * log10(1.0 - score);
-        score = db < st->max_db ? db : st->max_db;
-    }
-    int err = vmaf_feature_collector_append(fc, "float_ms_ssim", score, index);
-    const double *lcs[3] = { r->l, r->c, r->s };
-    for (int k = 0; k < 3 * MS_SSIM_SCALES && !err && st->opt.enable_lcs; k++)
-        err = vmaf_feature_collector_append(fc, lcs_features[k],
-                                            lcs[k / MS_SSIM_SCALES][k % MS_SSIM_SCALES], index);
-    return err;
-}
-
 static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector *fc)
 {
     MsSsimState *st = fex->priv;
@@ -110,7 +88,7 @@ static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector
                    "please report", frame->index, err);
         return err;
     }
-    err = store(st, fc, &r, frame->index);
+    err = ms_ssim_store_scores(fc, frame->index, &r, &st->opt, st->max_db);
     if (err)
         vmaf_error("float_ms_ssim: frame %u: could not store the scores (%d)", frame->index,
                    err);
