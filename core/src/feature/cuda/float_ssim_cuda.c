@@ -19,10 +19,10 @@
 
 #include "cuda/cuda_internal.h"
 #include "cuda/cuda_state.h"
-#include "cuda/seq_sum_cuda.h"
 #include "cuda/twin.h"
 #include "feature/cuda/float_ssim_cuda.h"
 #include "feature/cuda/float_ssim_cuda_kernels.h"
+#include "feature/cuda/float_ssim/ssim_redo.h"
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "feature/ssim/ssim.h"
@@ -48,11 +48,7 @@ typedef struct FloatSsimCudaState {
     SsimCudaPlan plan;
     SsimSlot slot[SLOTS];
     size_t fpitch;
-    double *terms;      /* per-pixel terms for the sequential redo */
-    void *seq_work;     /* the device's sequential sum of them */
-    VmafCudaSeqSum *seq_dout, *seq_hout; /* its result, on the device and pinned */
-    cudaEvent_t redo_ev;
-    bool redo_event;
+    SsimCudaRedo redo; /* for means only the CPU's order decides */
 } FloatSsimCudaState;
 
 static int check_context(const void *priv, unsigned w, unsigned h, unsigned bpc, char *why,
@@ -78,12 +74,6 @@ static int check_context(const void *priv, unsigned w, unsigned h, unsigned bpc,
         return -ENOTSUP;
     }
     return 0;
-}
-
-/* Output pixels of a frame: the terms of each of its means. */
-static size_t terms_of(const FloatSsimCudaState *st)
-{
-    return (size_t)(st->plan.W - (SSIM_WINDOW - 1)) * (st->plan.H - (SSIM_WINDOW - 1));
 }
 
 static int prepare(void *state, long at)
@@ -115,26 +105,15 @@ static cudaError_t init_slot(void *state, unsigned slot)
     return e;
 }
 
-/* The sequential redo's buffers, shared by the slots: one frame is redone
- * at a time, at its harvest. */
+/* The sequential redo's buffers, shared by the slots. */
 static int init_redo(void *state, long at)
 {
     FloatSsimCudaState *st = state;
-    const size_t n = terms_of(st);
-    cudaError_t e = cudaMalloc((void **)&st->terms, n * sizeof(double));
-    if (e == cudaSuccess)
-        e = cudaMalloc(&st->seq_work, vmaf_cuda_seq_sum_work_bytes(n));
-    if (e == cudaSuccess)
-        e = cudaMalloc((void **)&st->seq_dout, sizeof(*st->seq_dout));
-    if (e == cudaSuccess)
-        e = cudaHostAlloc((void **)&st->seq_hout, sizeof(*st->seq_hout), cudaHostAllocDefault);
-    if (e == cudaSuccess) {
-        e = cudaEventCreateWithFlags(&st->redo_ev, cudaEventDisableTiming);
-        st->redo_event = e == cudaSuccess;
-    }
-    if (e != cudaSuccess)
-        return vmaf_cuda_twin_fail(&st->twin, e, "allocating the buffers of the sequential sum",
-                                   at);
+    const size_t terms =
+        (size_t)(st->plan.W - (SSIM_WINDOW - 1)) * (st->plan.H - (SSIM_WINDOW - 1));
+    const int err = vmaf_ssim_cuda_redo_init(&st->redo, &st->twin, terms, at);
+    if (err)
+        return err;
     vmaf_debug(NAME ": %ux%u %u-bit, scale %d, planes %ux%u, %ux%u tiles of 32x%u outputs",
                st->w, st->h, st->bpc, st->eff_scale, st->plan.W, st->plan.H, st->plan.grid_x,
                st->plan.grid_y, st->plan.th);
@@ -154,16 +133,7 @@ static void free_slot(void *state, unsigned slot)
 static void close_redo(void *state)
 {
     FloatSsimCudaState *st = state;
-    cudaFree(st->terms);
-    cudaFree(st->seq_work);
-    cudaFree(st->seq_dout);
-    cudaFreeHost(st->seq_hout);
-    if (st->redo_event)
-        cudaEventDestroy(st->redo_ev);
-    st->redo_event = false;
-    st->terms = NULL;
-    st->seq_work = NULL;
-    st->seq_dout = st->seq_hout = NULL;
+    vmaf_ssim_cuda_redo_free(&st->redo);
 }
 
 /* A frame's kernels, from its planes to its device result. */
@@ -183,66 +153,24 @@ static cudaError_t enqueue(void *state, unsigned slot, const VmafCudaPlanes *p, 
     return e;
 }
 
-/* The CPU's sum, one term after the other, of the n terms the device
- * wrote, computed there (seq_sum_cuda.h): only its result crosses to the
- * host. Waits for it on its own event, not for later frames' kernels. */
-static int sequential_sum(FloatSsimCudaState *st, size_t n, unsigned index, cudaStream_t s,
-                          double *sum)
-{
-    cudaError_t e = vmaf_cuda_seq_sum(st->terms, n, st->seq_work, st->seq_dout, s);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(st->seq_hout, st->seq_dout, sizeof(*st->seq_hout),
-                            cudaMemcpyDeviceToHost, s);
-    if (e == cudaSuccess)
-        e = cudaEventRecord(st->redo_ev, s);
-    if (e == cudaSuccess)
-        e = cudaEventSynchronize(st->redo_ev);
-    if (e != cudaSuccess)
-        return vmaf_cuda_twin_fail(&st->twin, e, "the sequential sum of the per-pixel terms",
-                                   index);
-    *sum = st->seq_hout->sum;
-    return 0;
-}
-
-/* Mean q again, from the per-pixel terms summed in the CPU's order. */
-static int redo_mean(FloatSsimCudaState *st, unsigned slot, const VmafCudaPlanes *p,
-                     unsigned q, cudaStream_t s, float *mean)
-{
-    const SsimSlot *sl = &st->slot[slot];
-    const bool dec = st->eff_scale > 1;
-    vmaf_cuda_twin_count_redo(&st->twin);
-    vmaf_debug(NAME ": frame %u: mean %u next to an f32 rounding boundary, summing in order",
-               p->index, q);
-    const cudaError_t e = vmaf_ssim_cuda_terms(
-        &st->plan, dec ? sl->dec[0] : p->luma[0], dec ? st->fpitch : p->pitch[0],
-        dec ? sl->dec[1] : p->luma[1], dec ? st->fpitch : p->pitch[1], dec, (int)q, st->terms,
-        sl->partials, s);
-    if (e != cudaSuccess)
-        return vmaf_cuda_twin_fail(&st->twin, e, "the per-pixel terms for the sequential sum",
-                                   p->index);
-    const size_t n = terms_of(st);
-    double sum = 0.0;
-    const int err = sequential_sum(st, n, p->index, s, &sum);
-    if (!err)
-        *mean = (float)(sum / (double)n);
-    return err;
-}
-
 static int harvest(void *state, unsigned slot, const VmafCudaPlanes *p, void *result,
                    cudaStream_t s, double *scores)
 {
     FloatSsimCudaState *st = state;
+    const SsimSlot *sl = &st->slot[slot];
     SsimCudaOut *o = result;
-    for (unsigned q = 0; q < st->plan.nq; q++) {
-        /* The mean sits so close to an f32 rounding boundary that only the
-         * CPU's own order of additions decides it. */
-        if (!vmaf_ssim_cuda_undecided(o, q))
-            continue;
-        const int err = redo_mean(st, slot, p, q, s, &o->mean[q]);
-        if (err)
-            return err;
-        o->redo[q] = 0;
-    }
+    const bool dec = st->eff_scale > 1;
+    const SsimCudaInput in = {
+        .ref = dec ? (const void *)sl->dec[0] : p->luma[0],
+        .dis = dec ? (const void *)sl->dec[1] : p->luma[1],
+        .ref_pitch = dec ? st->fpitch : p->pitch[0],
+        .dis_pitch = dec ? st->fpitch : p->pitch[1],
+        .is_float = dec,
+    };
+    const int err = vmaf_ssim_cuda_settle(&st->redo, &st->twin, &st->plan, &in, sl->partials, 0,
+                                          o, p->index, s);
+    if (err)
+        return err;
     for (int q = 0; q < 4; q++)
         scores[q] = q < (int)st->plan.nq ? (double)o->mean[q] : 0.0;
     return 0;
