@@ -21,6 +21,7 @@ extern const VmafFeatureExtractor vmaf_fex_float_ssim_cuda;
 extern const VmafFeatureExtractor vmaf_fex_motion_cuda;
 extern const VmafFeatureExtractor vmaf_fex_vif_cuda;
 extern const VmafFeatureExtractor vmaf_fex_adm_cuda;
+extern const VmafFeatureExtractor vmaf_fex_float_ms_ssim_cuda;
 #endif
 
 static const VmafFeatureExtractor *const table[] = {
@@ -37,6 +38,7 @@ static const VmafFeatureExtractor *const table[] = {
     &vmaf_fex_motion_cuda,
     &vmaf_fex_vif_cuda,
     &vmaf_fex_adm_cuda,
+    &vmaf_fex_float_ms_ssim_cuda,
 #endif
 };
 
@@ -54,6 +56,7 @@ static const struct {
     { "motion_cuda", &vmaf_fex_motion },
     { "vif_cuda", &vmaf_fex_vif },
     { "adm_cuda", &vmaf_fex_adm },
+    { "float_ms_ssim_cuda", &vmaf_fex_float_ms_ssim },
 #endif
     { NULL, NULL },
 };
