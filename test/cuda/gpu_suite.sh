@@ -269,7 +269,8 @@ elif command -v compute-sanitizer >/dev/null; then
                 compute-sanitizer --tool $tool $extra --error-exitcode 9 \
                 "$VMAF" -r "$BUILD/test/data/p01_ref_576x324_420p8.yuv" \
                 -d "$BUILD/test/data/p01_dis_576x324_420p8.yuv" -w 576 -h 324 -p 420 -b 8 \
-                -n --feature float_ssim=enable_lcs=true --backend cuda -q --json -o "$LOG/p01_cuda.json"
+                --feature float_ssim=enable_lcs=true --feature float_ms_ssim=enable_lcs=true \
+                --backend cuda -q --json -o "$LOG/p01_cuda.json"
         fi
     done
 else
