@@ -57,7 +57,7 @@ struct VmafContext {
      * with VMAF_FEX_FLAG_PREV_REF ([0] the last); host memory. */
     VmafPicture prev_ref[2];
     bool keep_prev_ref;           /* some extractor on the CPU needs them */
-    bool device_temporal;         /* a device twin needs every frame read, in order */
+    bool device_every_frame;      /* a device twin sees every frame (a temporal one, in order) */
     bool cpu_every_frame;         /* some extractor on the CPU sees subsampled-out frames */
     bool cpu_chroma;              /* some extractor on the CPU reads chroma */
 

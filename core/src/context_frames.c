@@ -333,8 +333,8 @@ static int mark_read(VmafContext *vmaf, unsigned index)
 }
 
 /* The device extractors' part of a frame: room in each, one upload for
- * all, each one's kernels; a frame n_subsample leaves out goes to the
- * temporal ones only (`kept` false). A failure was logged by what failed. */
+ * all, each one's kernels; a frame n_subsample leaves out goes only to
+ * the ones that see every frame (`kept` false). A failure was logged by what failed. */
 static int submit_devices(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture *dist,
                           unsigned index, bool kept)
 {
@@ -422,10 +422,10 @@ static int read_pair(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, uns
     if (index + 1 > vmaf->max_index_plus1)
         vmaf->max_index_plus1 = index + 1;
     const bool kept = vmaf_context_extracted_at(vmaf, index);
-    if (!kept && !vmaf->cpu_every_frame && !vmaf->device_temporal)
+    if (!kept && !vmaf->cpu_every_frame && !vmaf->device_every_frame)
         return 0;
     bool device_err = true;
-    if ((kept || vmaf->device_temporal) && any_backend(vmaf, true))
+    if ((kept || vmaf->device_every_frame) && any_backend(vmaf, true))
         err = submit_devices(vmaf, ref, dist, index, kept);
     if (!err && (kept || vmaf->cpu_every_frame) && any_backend(vmaf, false))
         err = score_on_cpu(vmaf, ref, dist, index, &device_err);

@@ -155,14 +155,15 @@ static int start_instance(VmafContext *vmaf, VmafFeatureRequest *r, VmafFex *f, 
     const bool device = r->use->backend != VMAF_FEX_BACKEND_CPU;
     f->cuda = device ? vmaf->cuda : NULL;
     f->frames = device ? vmaf->cuda_frames : NULL;
+    f->fex = r->use; /* init() may name itself; NULL again unless it starts */
     if (!err)
         err = r->use->init(f);
     if (err) {
         free(f->priv);
         f->priv = NULL;
+        f->fex = NULL;
         return err;
     }
-    f->fex = r->use;
     return 0;
 }
 
@@ -192,11 +193,9 @@ static int start_request(VmafContext *vmaf, VmafFeatureRequest *r, unsigned inde
               r->inst[0].n_variants > 1 ? ", with the scores of other requests in one pass"
                                         : "");
     const bool on_cpu = r->use->backend == VMAF_FEX_BACKEND_CPU;
-    if (r->cpu->flags & VMAF_FEX_FLAG_PREV_REF) {
-        vmaf->keep_prev_ref |= on_cpu;
-        vmaf->device_temporal |= !on_cpu;
-    }
+    vmaf->keep_prev_ref |= on_cpu && (r->cpu->flags & VMAF_FEX_FLAG_PREV_REF);
     vmaf->cpu_every_frame |= on_cpu && vmaf_fex_sees_every_frame(r->cpu);
+    vmaf->device_every_frame |= !on_cpu && vmaf_fex_sees_every_frame(r->cpu);
     vmaf->cpu_chroma |= on_cpu && (r->cpu->flags & VMAF_FEX_FLAG_CHROMA);
     return 0;
 }
@@ -219,6 +218,7 @@ int vmaf_context_start(VmafContext *vmaf, const VmafPicture *ref, unsigned index
      * uploaded once for all of them. */
     char who[128] = "";
     unsigned users = 0;
+    bool device_chroma = false;
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         VmafFeatureRequest *r = &vmaf->req[i];
         int err = choose_backend(vmaf, r);
@@ -228,11 +228,13 @@ int vmaf_context_start(VmafContext *vmaf, const VmafPicture *ref, unsigned index
             const size_t len = strlen(who);
             snprintf(who + len, sizeof(who) - len, "%s%s", users ? ", " : "", r->use->name);
             users++;
+            device_chroma |= (r->cpu->flags & VMAF_FEX_FLAG_CHROMA) != 0;
         }
     }
     if (users) {
-        int err = vmaf_cuda_frames_init(&vmaf->cuda_frames, vmaf->cuda, vmaf->w, vmaf->h,
-                                        vmaf->bpc, users, who, index);
+        const VmafCudaFramesGeometry g = { .w = vmaf->w, .h = vmaf->h, .bpc = vmaf->bpc,
+                                           .fmt = vmaf->pix_fmt, .chroma = device_chroma };
+        int err = vmaf_cuda_frames_init(&vmaf->cuda_frames, vmaf->cuda, &g, users, who, index);
         if (err)
             return err;
     }

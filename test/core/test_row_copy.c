@@ -160,8 +160,8 @@ int main(void)
 
     /* refusals */
     {
-        VmafRowCopy five[VMAF_ROW_COPY_MAX + 1] = {{0}};
-        CHECK_INT(vmaf_row_copy(NULL, five, VMAF_ROW_COPY_MAX + 1), -EINVAL);
+        VmafRowCopy too_many[VMAF_ROW_COPY_MAX + 1] = {{0}};
+        CHECK_INT(vmaf_row_copy(NULL, too_many, VMAF_ROW_COPY_MAX + 1), -EINVAL);
         CHECK_INT(vmaf_row_copy(NULL, NULL, 1), -EINVAL);
         CHECK_INT(vmaf_row_copy(NULL, NULL, 0), 0);
     }

@@ -75,35 +75,56 @@ static void release_device(void *cookie, VmafPicture *pic)
     cudaFree(cookie);
 }
 
-/* A 4:0:0 picture in the given memory holding the luma of `host` (a host
- * picture of the same geometry). */
+/* A picture in the given memory holding every plane of `host` (a host
+ * picture of the same geometry), one plane after the other. */
 static inline int picture_in(enum PicMem mem, const VmafPicture *host, VmafPicture *out)
 {
     if (mem == MEM_HOST)
         return vmaf_picture_ref(out, host);
     const size_t sample = host->bpc > 8 ? 2 : 1;
-    const size_t row = (size_t)host->w[0] * sample;
     const size_t off = mem == MEM_DEVICE_ODD ? sample : 0;
-    const size_t pitch = mem == MEM_DEVICE_ODD ? row + sample : (row + 255) & ~(size_t)255;
+    const int planes = host->w[1] ? 3 : 1;
+    size_t pitch[3], at[3], size = off;
+    for (int j = 0; j < planes; j++) {
+        const size_t row = (size_t)host->w[j] * sample;
+        pitch[j] = mem == MEM_DEVICE_ODD ? row + sample : (row + 255) & ~(size_t)255;
+        at[j] = size;
+        size += pitch[j] * host->h[j];
+    }
     void *m = NULL;
-    cudaError_t e = mem == MEM_PINNED ? cudaHostAlloc(&m, pitch * host->h[0], 0)
-                                      : cudaMalloc(&m, off + pitch * host->h[0]);
+    cudaError_t e = mem == MEM_PINNED ? cudaHostAlloc(&m, size, 0) : cudaMalloc(&m, size);
     if (e != cudaSuccess)
         return -ENOMEM;
     int err = vmaf_picture_wrap(out, host->pix_fmt, host->bpc, host->w[0], host->h[0],
                                 mem == MEM_PINNED ? VMAF_PICTURE_BUF_HOST_PINNED
                                                   : VMAF_PICTURE_BUF_DEVICE,
-                                m, (mem == MEM_PINNED ? 0 : off) + pitch * host->h[0],
-                                mem == MEM_PINNED ? release_pinned : release_device, m);
+                                m, size, mem == MEM_PINNED ? release_pinned : release_device, m);
     if (err) {
         mem == MEM_PINNED ? cudaFreeHost(m) : cudaFree(m);
         return err;
     }
-    out->data[0] = (uint8_t *)m + off;
-    out->stride[0] = (ptrdiff_t)pitch;
-    e = cudaMemcpy2D(out->data[0], pitch, host->data[0], (size_t)host->stride[0], row,
-                     host->h[0], cudaMemcpyHostToDevice);
+    for (int j = 0; j < planes && e == cudaSuccess; j++) {
+        out->data[j] = (uint8_t *)m + at[j];
+        out->stride[j] = (ptrdiff_t)pitch[j];
+        e = cudaMemcpy2D(out->data[j], pitch[j], host->data[j], (size_t)host->stride[j],
+                         (size_t)host->w[j] * sample, host->h[j], cudaMemcpyHostToDevice);
+    }
     return e == cudaSuccess ? 0 : -EIO;
+}
+
+/* Fills chroma planes 1 and 2 of p with noise (4:0:0: nothing). */
+static inline void fill_chroma(VmafPicture *p, uint64_t *rng)
+{
+    const unsigned maxv = (1u << p->bpc) - 1u;
+    for (int j = 1; j < 3 && p->w[1]; j++)
+        for (unsigned y = 0; y < p->h[j]; y++)
+            for (unsigned x = 0; x < p->w[j]; x++) {
+                const unsigned v = (unsigned)(rng_next(rng) % (maxv + 1));
+                if (p->bpc > 8)
+                    ((uint16_t *)((char *)p->data[j] + y * p->stride[j]))[x] = (uint16_t)v;
+                else
+                    ((uint8_t *)p->data[j] + y * p->stride[j])[x] = (uint8_t)v;
+            }
 }
 
 /* Fills a luma plane: 0 noise, 1 flat, 2 gradient with noise, 3 extremes

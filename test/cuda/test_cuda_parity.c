@@ -165,8 +165,9 @@ static void run_case(const Case *c, uint64_t *rng)
         goto done;
     /* What the context does for its device extractors: one set of device
      * planes, put there once a frame, for every user. */
-    int err = vmaf_cuda_frames_init(&frames, cu, c->w, c->h, c->bpc, c->shared ? 2 : 1,
-                                    "float_ssim_cuda", 0);
+    const VmafCudaFramesGeometry g = { .w = c->w, .h = c->h, .bpc = c->bpc,
+                                       .fmt = VMAF_PIX_FMT_YUV400P };
+    int err = vmaf_cuda_frames_init(&frames, cu, &g, c->shared ? 2 : 1, "float_ssim_cuda", 0);
     CHECK(err == 0, "%s: device frames (%d)", what, err);
     gpu.frames = gpu2.frames = frames;
     if (!err)

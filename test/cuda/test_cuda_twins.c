@@ -221,11 +221,14 @@ static void run_case(const VmafFeatureExtractor *twin, const VmafFeatureExtracto
         }
         const int pat = (int)(rng_next(rng) % 4);
         fill_luma(&ref[f], pat, rng, NULL);
+        fill_chroma(&ref[f], rng);
+        fill_chroma(&dist[f], rng);
         /* 0-3 as the reference's patterns, 4 a distortion of it, 5 a copy
          * (identical frames). */
         const int dpat = (int)(rng_next(rng) % 6);
         if (dpat == 5)
-            memcpy(dist[f].data[0], ref[f].data[0], (size_t)ref[f].stride[0] * c.h);
+            for (int j = 0; j < (ref[f].w[1] ? 3 : 1); j++)
+                memcpy(dist[f].data[j], ref[f].data[j], (size_t)ref[f].stride[j] * ref[f].h[j]);
         else
             fill_luma(&dist[f], dpat, rng, &ref[f]);
     }

@@ -1,7 +1,8 @@
 /*
- * The luma planes of the frames in flight, on the device, for every CUDA
+ * The planes of the frames in flight, on the device, for every CUDA
  * extractor of a context (cuda_internal.h): each frame is uploaded once,
- * whatever the number of device extractors reading it.
+ * whatever the number of device extractors reading it; its luma, and its
+ * chroma only where a device extractor reads chroma.
  *
  * A frame takes the next of VMAF_CUDA_FRAMES_IN_FLIGHT places. Host
  * pictures are copied into the place's pinned staging by the CUDA state's
@@ -30,9 +31,12 @@
 
 #define PLACES VMAF_CUDA_FRAMES_IN_FLIGHT
 
+/* Planes a side may have: luma, U, V. */
+#define PLANES 3
+
 typedef struct Place {
-    void *dbuf[2];       /* uploaded luma (allocated on the first host picture) */
-    void *stage[2];      /* pinned staging for pageable pictures (first use) */
+    void *dbuf[2][PLANES];  /* uploaded planes (allocated on the first host picture) */
+    void *stage[2][PLANES]; /* pinned staging for pageable pictures (first use) */
     VmafPicture hold[2]; /* pinned or device pictures the users read */
     bool held[2];
     cudaEvent_t uploaded;
@@ -44,7 +48,10 @@ struct VmafCudaFrames {
     struct VmafCudaState *cu;
     char who[128];       /* the users' names, for messages */
     unsigned w, h, bpc, users;
-    size_t row_bytes, dpitch;
+    enum VmafPixelFormat fmt;
+    unsigned planes;              /* 1: luma; 3: with chroma */
+    unsigned pw[PLANES], ph[PLANES]; /* each plane's samples, as the pictures have them */
+    size_t row_bytes[PLANES], dpitch[PLANES];
     cudaStream_t up;
     struct VmafTeam *copy_team;
     Place place[PLACES];
@@ -76,8 +83,20 @@ static void release_holds(Place *p)
         }
 }
 
-int vmaf_cuda_frames_init(VmafCudaFrames **out, struct VmafCudaState *cu, unsigned w, unsigned h,
-                          unsigned bpc, unsigned users, const char *who, unsigned index)
+/* The geometry of plane j of w x h pictures of format fmt, as
+ * vmaf_picture_alloc() makes it (chroma sides rounding up). */
+static void plane_size(enum VmafPixelFormat fmt, unsigned w, unsigned h, unsigned j,
+                       unsigned *pw, unsigned *ph)
+{
+    const bool halve_w = j && fmt != VMAF_PIX_FMT_YUV444P;
+    const bool halve_h = j && fmt == VMAF_PIX_FMT_YUV420P;
+    *pw = halve_w ? (w + 1) / 2 : w;
+    *ph = halve_h ? (h + 1) / 2 : h;
+}
+
+int vmaf_cuda_frames_init(VmafCudaFrames **out, struct VmafCudaState *cu,
+                          const VmafCudaFramesGeometry *g, unsigned users, const char *who,
+                          unsigned index)
 {
     *out = NULL;
     if (!users) {
@@ -93,11 +112,16 @@ int vmaf_cuda_frames_init(VmafCudaFrames **out, struct VmafCudaState *cu, unsign
     }
     f->cu = cu;
     snprintf(f->who, sizeof(f->who), "%s", who);
-    f->w = w;
-    f->h = h;
-    f->bpc = bpc;
+    f->w = g->w;
+    f->h = g->h;
+    f->bpc = g->bpc;
+    f->fmt = g->fmt;
     f->users = users;
-    f->row_bytes = (size_t)w * (bpc > 8 ? 2 : 1);
+    f->planes = g->chroma && g->fmt != VMAF_PIX_FMT_YUV400P ? PLANES : 1;
+    for (unsigned j = 0; j < f->planes; j++) {
+        plane_size(g->fmt, g->w, g->h, j, &f->pw[j], &f->ph[j]);
+        f->row_bytes[j] = (size_t)f->pw[j] * (g->bpc > 8 ? 2 : 1);
+    }
     int err = vmaf_cuda_enter_for(cu, f->who, index);
     if (err) {
         free(f);
@@ -118,27 +142,58 @@ int vmaf_cuda_frames_init(VmafCudaFrames **out, struct VmafCudaState *cu, unsign
     return 0;
 }
 
-/* Device luma buffers of a place, on the first host picture, and its pinned
- * staging on the first pageable one. */
+/* Device buffers of a place's planes, on the first host picture, and its
+ * pinned staging on the first pageable one. */
 static int ensure_buffers(VmafCudaFrames *f, Place *p, bool staging, unsigned index)
 {
     for (int i = 0; i < 2; i++) {
-        if (!p->dbuf[i]) {
-            size_t pitch = 0;
-            cudaError_t e = cudaMallocPitch(&p->dbuf[i], &pitch, f->row_bytes, f->h);
-            if (e != cudaSuccess)
-                return fail(f, e, "allocating device luma buffers", index);
-            f->dpitch = pitch;
-        }
-        if (staging && !p->stage[i]) {
-            cudaError_t e = cudaHostAlloc(&p->stage[i], f->dpitch * f->h, cudaHostAllocDefault);
-            if (e != cudaSuccess)
-                return fail(f, e, "allocating pinned staging", index);
-            if (!f->copy_team)
-                f->copy_team = vmaf_cuda_copy_team(f->cu);
+        for (unsigned j = 0; j < f->planes; j++) {
+            if (!p->dbuf[i][j]) {
+                size_t pitch = 0;
+                cudaError_t e = cudaMallocPitch(&p->dbuf[i][j], &pitch, f->row_bytes[j], f->ph[j]);
+                if (e != cudaSuccess)
+                    return fail(f, e, "allocating device plane buffers", index);
+                f->dpitch[j] = pitch;
+            }
+            if (staging && !p->stage[i][j]) {
+                cudaError_t e = cudaHostAlloc(&p->stage[i][j], f->dpitch[j] * f->ph[j],
+                                              cudaHostAllocDefault);
+                if (e != cudaSuccess)
+                    return fail(f, e, "allocating pinned staging", index);
+                if (!f->copy_team)
+                    f->copy_team = vmaf_cuda_copy_team(f->cu);
+            }
         }
     }
     return 0;
+}
+
+/* Whether pictures a and b have what the users read: the geometry, and
+ * with chroma the context's format and chroma planes inside their memory. */
+static bool pictures_fit(const VmafCudaFrames *f, const VmafPicture *pic[2])
+{
+    for (int i = 0; i < 2; i++) {
+        const VmafPicture *q = pic[i];
+        if (!q || !q->data[0] || q->bpc != f->bpc || q->w[0] != f->w || q->h[0] != f->h)
+            return false;
+        for (unsigned j = 1; j < f->planes; j++)
+            if (q->pix_fmt != f->fmt || !vmaf_picture_plane_fits(q, (int)j) ||
+                q->w[j] != f->pw[j] || q->h[j] != f->ph[j] || q->stride[j] < 0)
+                return false;
+    }
+    return true;
+}
+
+/* Where the users read plane j of side i. */
+static void set_plane(VmafCudaPlanes *out, int i, unsigned j, const void *data, size_t pitch)
+{
+    if (!j) {
+        out->luma[i] = data;
+        out->pitch[i] = pitch;
+    } else {
+        out->chroma[i][j - 1] = data;
+        out->chroma_pitch[i][j - 1] = pitch;
+    }
 }
 
 int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPicture *dist,
@@ -147,14 +202,11 @@ int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPi
     if (f->err)
         return f->err;
     const VmafPicture *pic[2] = {ref, dist};
-    for (int i = 0; i < 2; i++) {
-        if (!pic[i] || !pic[i]->data[0] || pic[i]->bpc != f->bpc || pic[i]->w[0] != f->w ||
-            pic[i]->h[0] != f->h) {
-            vmaf_error("%s: frame %u: pictures do not match the %ux%u %u-bit geometry the "
-                       "extractors were set up for",
-                       f->who, index, f->w, f->h, f->bpc);
-            return f->err = -EINVAL;
-        }
+    if (!pictures_fit(f, pic)) {
+        vmaf_error("%s: frame %u: pictures do not match the %ux%u %u-bit geometry%s the "
+                   "extractors were set up for",
+                   f->who, index, f->w, f->h, f->bpc, f->planes > 1 ? " and format" : "");
+        return f->err = -EINVAL;
     }
     const unsigned k = f->next;
     Place *p = &f->place[k];
@@ -175,8 +227,10 @@ int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPi
     out->slot = k;
     bool uploaded = false;
     cudaError_t e = cudaSuccess;
-    VmafRowCopy copy[2];
-    int copied[2], ncopy = 0;
+    VmafRowCopy copy[2 * PLANES];
+    void *copy_to[2 * PLANES];
+    size_t copy_bytes[2 * PLANES];
+    int ncopy = 0;
     for (int i = 0; i < 2 && e == cudaSuccess; i++) {
         const VmafPicture *q = pic[i];
         const enum VmafPictureBufType bt = vmaf_picture_buf_type(q);
@@ -184,49 +238,54 @@ int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPi
             /* Read where it is; kept alive until every user is done. */
             vmaf_picture_pool_hold(&p->hold[i], q);
             p->held[i] = true;
-            out->luma[i] = q->data[0];
-            out->pitch[i] = (size_t)q->stride[0];
+            for (unsigned j = 0; j < f->planes; j++)
+                set_plane(out, i, j, q->data[j], (size_t)q->stride[j]);
             continue;
         }
         err = ensure_buffers(f, p, bt == VMAF_PICTURE_BUF_HOST, index);
         if (err)
             goto out;
-        if (bt == VMAF_PICTURE_BUF_HOST_PINNED) {
-            /* Asynchronous from the picture itself: held until done. */
-            e = cudaMemcpy2DAsync(p->dbuf[i], f->dpitch, q->data[0], (size_t)q->stride[0],
-                                  f->row_bytes, f->h, cudaMemcpyHostToDevice, f->up);
-            if (e == cudaSuccess) {
-                vmaf_picture_pool_hold(&p->hold[i], q);
-                p->held[i] = true;
+        for (unsigned j = 0; j < f->planes && e == cudaSuccess; j++) {
+            if (bt == VMAF_PICTURE_BUF_HOST_PINNED) {
+                /* Asynchronous from the picture itself: held until done. */
+                e = cudaMemcpy2DAsync(p->dbuf[i][j], f->dpitch[j], q->data[j],
+                                      (size_t)q->stride[j], f->row_bytes[j], f->ph[j],
+                                      cudaMemcpyHostToDevice, f->up);
+            } else {
+                /* Pageable: into the place's pinned staging (its last
+                 * upload ended before its users finished), every plane in
+                 * one run of the copy team's threads, then uploaded from
+                 * there. */
+                copy[ncopy] = (VmafRowCopy){.dst = p->stage[i][j],
+                                            .dst_stride = f->dpitch[j],
+                                            .src = q->data[j],
+                                            .src_stride = q->stride[j],
+                                            .row_bytes = f->row_bytes[j],
+                                            .rows = f->ph[j]};
+                copy_to[ncopy] = p->dbuf[i][j];
+                copy_bytes[ncopy++] = f->dpitch[j] * f->ph[j];
             }
-        } else {
-            /* Pageable: into the place's pinned staging (its last upload
-             * ended before its users finished), both planes in one run of
-             * the copy team's threads, then uploaded from there. */
-            copy[ncopy] = (VmafRowCopy){.dst = p->stage[i],
-                                        .dst_stride = f->dpitch,
-                                        .src = q->data[0],
-                                        .src_stride = q->stride[0],
-                                        .row_bytes = f->row_bytes,
-                                        .rows = f->h};
-            copied[ncopy++] = i;
+            set_plane(out, i, j, p->dbuf[i][j], f->dpitch[j]);
         }
-        out->luma[i] = p->dbuf[i];
-        out->pitch[i] = f->dpitch;
+        if (e == cudaSuccess && bt == VMAF_PICTURE_BUF_HOST_PINNED) {
+            vmaf_picture_pool_hold(&p->hold[i], q);
+            p->held[i] = true;
+        }
         uploaded = true;
     }
     if (ncopy && e == cudaSuccess) {
         vmaf_row_copy(f->copy_team, copy, (unsigned)ncopy);
         for (int n = 0; n < ncopy && e == cudaSuccess; n++)
-            e = cudaMemcpyAsync(p->dbuf[copied[n]], p->stage[copied[n]], f->dpitch * f->h,
-                                cudaMemcpyHostToDevice, f->up);
+            e = cudaMemcpyAsync(copy_to[n], copy[n].dst, copy_bytes[n], cudaMemcpyHostToDevice,
+                                f->up);
     }
     if (e == cudaSuccess && uploaded) {
         e = cudaEventRecord(p->uploaded, f->up);
         out->uploaded = p->uploaded;
     }
     if (e != cudaSuccess) {
-        err = fail(f, e, "uploading the luma planes", index);
+        err = fail(f, e, f->planes > 1 ? "uploading the planes" : "uploading the luma planes",
+                   index);
         goto out;
     }
     p->pending = f->users;
@@ -277,10 +336,11 @@ void vmaf_cuda_frames_free(VmafCudaFrames *f)
         Place *p = &f->place[k];
         release_holds(p);
         if (entered) {
-            for (int i = 0; i < 2; i++) {
-                cudaFree(p->dbuf[i]);
-                cudaFreeHost(p->stage[i]);
-            }
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < PLANES; j++) {
+                    cudaFree(p->dbuf[i][j]);
+                    cudaFreeHost(p->stage[i][j]);
+                }
             if (p->event)
                 cudaEventDestroy(p->uploaded);
         }

@@ -31,20 +31,34 @@ unsigned vmaf_cuda_host_copies_made(struct VmafCudaState *s);
  * when it is on the device already, and every extractor reads it there. */
 typedef struct VmafCudaFrames VmafCudaFrames;
 
-/* One frame's luma planes on the device, as its users read them. */
+/* One frame's planes on the device, as its users read them. */
 typedef struct VmafCudaPlanes {
     unsigned index;              /* the frame */
     unsigned slot;               /* its place, for vmaf_cuda_frames_done() */
     const void *luma[2];         /* reference and distorted luma, device memory */
     size_t pitch[2];             /* their row pitches, in bytes */
+    /* [side][0] U, [side][1] V, as the pictures have them (chroma sides
+     * rounding up), where the frames carry chroma; else NULL. */
+    const void *chroma[2][2];
+    size_t chroma_pitch[2][2];
     struct CUevent_st *uploaded; /* wait for it before reading; NULL: nothing uploaded */
 } VmafCudaPlanes;
 
-/* For `users` extractors (named by `who` in messages) of w x h pictures of
- * bpc bits, made when frame `index` arrives. 0 or negative errno (logged,
- * naming that frame). */
-int vmaf_cuda_frames_init(VmafCudaFrames **f, struct VmafCudaState *cu, unsigned w, unsigned h,
-                          unsigned bpc, unsigned users, const char *who, unsigned index);
+/* What the frames carry: w x h pictures of bpc bits in format fmt, their
+ * chroma too where `chroma` is set (a device extractor reads it; 4:0:0 has
+ * none). */
+typedef struct VmafCudaFramesGeometry {
+    unsigned w, h, bpc;
+    enum VmafPixelFormat fmt;
+    bool chroma;
+} VmafCudaFramesGeometry;
+
+/* For `users` extractors (named by `who` in messages) of pictures of
+ * geometry g, made when frame `index` arrives. 0 or negative errno
+ * (logged, naming that frame). */
+int vmaf_cuda_frames_init(VmafCudaFrames **f, struct VmafCudaState *cu,
+                          const VmafCudaFramesGeometry *g, unsigned users, const char *who,
+                          unsigned index);
 
 /* Places frame `index` on the device and describes it in *planes. Every
  * user must have finished the frame that its place held before (the

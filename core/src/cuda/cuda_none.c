@@ -81,10 +81,11 @@ unsigned vmaf_cuda_host_copies_made(struct VmafCudaState *s)
     return 0;
 }
 
-int vmaf_cuda_frames_init(VmafCudaFrames **f, struct VmafCudaState *cu, unsigned w, unsigned h,
-                          unsigned bpc, unsigned users, const char *who, unsigned index)
+int vmaf_cuda_frames_init(VmafCudaFrames **f, struct VmafCudaState *cu,
+                          const VmafCudaFramesGeometry *g, unsigned users, const char *who,
+                          unsigned index)
 {
-    (void)cu, (void)w, (void)h, (void)bpc, (void)users, (void)index;
+    (void)cu, (void)g, (void)users, (void)index;
     *f = NULL;
     vmaf_error("%s: " NO_CUDA, who);
     return -ENODEV;

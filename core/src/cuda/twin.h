@@ -76,8 +76,7 @@ typedef struct VmafCudaTwinOps {
 /* An executable graph of a frame's kernels and the planes it reads. */
 typedef struct VmafCudaTwinGraph {
     cudaGraphExec_t exec;
-    const void *luma[2];
-    size_t pitch[2];
+    VmafCudaPlanes planes;   /* the pointers and pitches it was made for */
     unsigned long long used; /* when it last served a frame */
 } VmafCudaTwinGraph;
 

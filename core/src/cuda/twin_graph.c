@@ -11,13 +11,27 @@
 #include "cuda/twin_internal.h"
 #include "log.h"
 
+/* Whether a graph made for planes a reads planes b: the same pointers and
+ * pitches, chroma included (the frame and its event differ). */
+static bool same_planes(const VmafCudaPlanes *a, const VmafCudaPlanes *b)
+{
+    for (int i = 0; i < 2; i++) {
+        if (a->luma[i] != b->luma[i] || a->pitch[i] != b->pitch[i])
+            return false;
+        for (int c = 0; c < 2; c++)
+            if (a->chroma[i][c] != b->chroma[i][c] ||
+                a->chroma_pitch[i][c] != b->chroma_pitch[i][c])
+                return false;
+    }
+    return true;
+}
+
 /* The slot's graph for the planes it reads now, or NULL. */
 static VmafCudaTwinGraph *graph_for_planes(VmafCudaTwinSlot *sl)
 {
     for (int j = 0; j < VMAF_CUDA_TWIN_GRAPHS; j++) {
         VmafCudaTwinGraph *g = &sl->graph[j];
-        if (g->exec && g->luma[0] == sl->planes.luma[0] && g->luma[1] == sl->planes.luma[1] &&
-            g->pitch[0] == sl->planes.pitch[0] && g->pitch[1] == sl->planes.pitch[1])
+        if (g->exec && same_planes(&g->planes, &sl->planes))
             return g;
     }
     return NULL;
@@ -95,10 +109,7 @@ static VmafCudaTwinGraph *make_graph(VmafCudaTwin *t, unsigned k)
         sl->graph_tries++;
         return NULL;
     }
-    for (int i = 0; i < 2; i++) {
-        g->luma[i] = sl->planes.luma[i];
-        g->pitch[i] = sl->planes.pitch[i];
-    }
+    g->planes = sl->planes;
     t->counts.graph_captures++;
     return g;
 }

@@ -21,8 +21,8 @@ typedef struct VmafRowCopy {
     unsigned rows;
 } VmafRowCopy;
 
-/* The most planes one run takes. */
-#define VMAF_ROW_COPY_MAX 4
+/* The most planes one run takes: two pictures of three planes. */
+#define VMAF_ROW_COPY_MAX 6
 
 /* Below this many bytes a run copies in the calling thread alone: waking
  * the workers costs more than they save. */
