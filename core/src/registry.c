@@ -22,6 +22,7 @@ extern const VmafFeatureExtractor vmaf_fex_motion_cuda;
 extern const VmafFeatureExtractor vmaf_fex_vif_cuda;
 extern const VmafFeatureExtractor vmaf_fex_adm_cuda;
 extern const VmafFeatureExtractor vmaf_fex_float_ms_ssim_cuda;
+extern const VmafFeatureExtractor vmaf_fex_psnr_cuda;
 #endif
 
 static const VmafFeatureExtractor *const table[] = {
@@ -39,6 +40,7 @@ static const VmafFeatureExtractor *const table[] = {
     &vmaf_fex_vif_cuda,
     &vmaf_fex_adm_cuda,
     &vmaf_fex_float_ms_ssim_cuda,
+    &vmaf_fex_psnr_cuda,
 #endif
 };
 
@@ -57,6 +59,7 @@ static const struct {
     { "vif_cuda", &vmaf_fex_vif },
     { "adm_cuda", &vmaf_fex_adm },
     { "float_ms_ssim_cuda", &vmaf_fex_float_ms_ssim },
+    { "psnr_cuda", &vmaf_fex_psnr },
 #endif
     { NULL, NULL },
 };

@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "feature/feature_collector.h"
+#include "feature/feature_extractor.h"
+
 typedef struct PsnrOptions {
     bool enable_chroma;
     bool enable_mse;
@@ -39,5 +42,23 @@ double vmaf_psnr_db(double mse, unsigned peak, double max);
 /* The PSNR of a whole video: `samples` samples whose squared errors sum to
  * sse, capped at ceil(10 log10(2 peak^2 samples)). */
 double vmaf_apsnr_db(uint64_t sse, uint64_t samples, unsigned peak);
+
+/* What psnr and its device twin share as extractors (psnr_extractor.c). */
+
+/* 0 when the options can be scored on fex's pictures, else one error line
+ * and -EINVAL (chroma asked of 4:0:0 pictures). */
+int vmaf_psnr_check_format(const VmafFex *fex, const PsnrOptions *o);
+
+/* Stores plane p's PSNR (and MSE with enable_mse) of frame `index` from
+ * its MSE, capped at max. 0 or the collector's error. */
+int vmaf_psnr_store_plane(const VmafFex *fex, VmafFeatureCollector *fc, const PsnrOptions *o,
+                          unsigned p, double mse, unsigned peak, double max, unsigned index);
+
+/* Stores apsnr of the first `planes` planes from the sums over every frame
+ * read (nothing for a plane with no samples). 0, or the collector's error
+ * after one line naming fex. */
+int vmaf_psnr_store_apsnr(const VmafFex *fex, VmafFeatureCollector *fc, unsigned planes,
+                          const uint64_t sse[PSNR_PLANES], const uint64_t samples[PSNR_PLANES],
+                          unsigned peak);
 
 #endif /* LIBVMAF_SRC_FEATURE_PSNR_PSNR_H */

@@ -53,14 +53,49 @@ static const VmafOption options[] = {
     { NULL },
 };
 
+int vmaf_psnr_check_format(const VmafFex *fex, const PsnrOptions *o)
+{
+    if (o->enable_chroma && fex->pix_fmt == VMAF_PIX_FMT_YUV400P) {
+        vmaf_error("%s: the pictures are 4:0:0 (luma only), and psnr_cb and psnr_cr need "
+                   "chroma planes; give pictures with chroma, or set enable_chroma=false",
+                   fex->fex->name);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int vmaf_psnr_store_plane(const VmafFex *fex, VmafFeatureCollector *fc, const PsnrOptions *o,
+                          unsigned p, double mse, unsigned peak, double max, unsigned index)
+{
+    int err = vmaf_fex_store(fex, fc, vmaf_psnr_feature[p], vmaf_psnr_db(mse, peak, max), index);
+    if (!err && o->enable_mse)
+        err = vmaf_fex_store(fex, fc, vmaf_mse_feature[p], mse, index);
+    return err;
+}
+
+int vmaf_psnr_store_apsnr(const VmafFex *fex, VmafFeatureCollector *fc, unsigned planes,
+                          const uint64_t sse[PSNR_PLANES], const uint64_t samples[PSNR_PLANES],
+                          unsigned peak)
+{
+    for (unsigned p = 0; p < planes; p++) {
+        if (!samples[p])
+            continue; /* no frame was read */
+        int err = vmaf_feature_collector_set_aggregate(fc, vmaf_apsnr_feature[p],
+                                                       vmaf_apsnr_db(sse[p], samples[p], peak));
+        if (err) {
+            vmaf_error("%s: out of memory storing %s", fex->fex->name, vmaf_apsnr_feature[p]);
+            return err;
+        }
+    }
+    return 0;
+}
+
 static int init(VmafFex *fex)
 {
     PsnrState *st = fex->priv;
-    if (st->opt.enable_chroma && fex->pix_fmt == VMAF_PIX_FMT_YUV400P) {
-        vmaf_error("psnr: the pictures are 4:0:0 (luma only), and psnr_cb and psnr_cr need "
-                   "chroma planes; give pictures with chroma, or set enable_chroma=false");
-        return -EINVAL;
-    }
+    int err = vmaf_psnr_check_format(fex, &st->opt);
+    if (err)
+        return err;
     st->kernels = vmaf_psnr_kernels_best();
     st->planes = st->opt.enable_chroma ? PSNR_PLANES : 1;
     st->peak = vmaf_psnr_peak(&st->opt, fex->bpc);
@@ -83,11 +118,8 @@ static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector
                                            b->stride[p], st->pw[p], st->ph[p], fex->bpc);
         st->sse_sum[p] += sse;
         st->samples[p] += st->pw[p] * st->ph[p];
-        const double mse = vmaf_psnr_mse(sse, st->pw[p], st->ph[p]);
-        err = vmaf_fex_store(fex, fc, vmaf_psnr_feature[p],
-                             vmaf_psnr_db(mse, st->peak, st->max[p]), frame->index);
-        if (!err && st->opt.enable_mse)
-            err = vmaf_fex_store(fex, fc, vmaf_mse_feature[p], mse, frame->index);
+        err = vmaf_psnr_store_plane(fex, fc, &st->opt, p, vmaf_psnr_mse(sse, st->pw[p], st->ph[p]),
+                                    st->peak, st->max[p], frame->index);
     }
     return err;
 }
@@ -98,23 +130,15 @@ static int flush(VmafFex *fex, VmafFeatureCollector *fc)
     const PsnrState *st = fex->priv;
     if (!st->opt.enable_apsnr)
         return 0;
-    for (unsigned p = 0; p < st->planes; p++) {
-        uint64_t sse = 0, samples = 0;
-        for (unsigned k = 0; k < fex->n_peers; k++) {
-            const PsnrState *peer = fex->peer[k].priv;
-            sse += peer->sse_sum[p];
-            samples += peer->samples[p];
-        }
-        if (!samples)
-            continue; /* no frame was read */
-        int err = vmaf_feature_collector_set_aggregate(fc, vmaf_apsnr_feature[p],
-                                                       vmaf_apsnr_db(sse, samples, st->peak));
-        if (err) {
-            vmaf_error("psnr: out of memory storing %s", vmaf_apsnr_feature[p]);
-            return err;
+    uint64_t sse[PSNR_PLANES] = { 0 }, samples[PSNR_PLANES] = { 0 };
+    for (unsigned k = 0; k < fex->n_peers; k++) {
+        const PsnrState *peer = fex->peer[k].priv;
+        for (unsigned p = 0; p < st->planes; p++) {
+            sse[p] += peer->sse_sum[p];
+            samples[p] += peer->samples[p];
         }
     }
-    return 0;
+    return vmaf_psnr_store_apsnr(fex, fc, st->planes, sse, samples, st->peak);
 }
 
 static void close_fex(VmafFex *fex)
