@@ -8,10 +8,12 @@
  * every job in turn, so that a busy shared machine, whose disturbance only
  * ever adds time, sways the table and its ratios less. With --cuda the
  * context has CUDA state, so the extractors with a GPU twin run there
- * (wall time in every column; exit 77 without a usable GPU).
+ * (wall time in every column; exit 77 without a usable GPU). With
+ * --features a,b the table is instead each named feature alone (its
+ * default options), 1 thread and N threads, at the same sizes.
  *
  * Usage: bench_vmaf [--quick] [--frames-scale F] [--repeat R] [--threads N]
- *                   [--cpumask M] [--size WxH] [--cuda]
+ *                   [--cpumask M] [--size WxH] [--cuda] [--features a,b]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,7 @@ typedef enum Job { JOB_VMAF, JOB_VMAF_NEG, JOB_MOTION, JOB_VIF, JOB_ADM, N_JOBS 
 
 typedef struct Run {
     Job job;
+    const char *feature; /* instead of the job: this feature alone */
     unsigned threads;
     unsigned cpumask;
     unsigned frames;
@@ -36,8 +39,11 @@ typedef struct Run {
 
 /* Asks the context for what the job scores; the models are returned for
  * the caller to free after vmaf_close(). */
-static int use_job(VmafContext *ctx, Job job, VmafModel *models[2])
+static int use_job(VmafContext *ctx, const Run *r, VmafModel *models[2])
 {
+    if (r->feature)
+        return vmaf_use_feature(ctx, r->feature, NULL);
+    const Job job = r->job;
     static const char *const feature[N_JOBS] = { NULL, NULL, "motion", "vif", "adm" };
     if (feature[job])
         return vmaf_use_feature(ctx, feature[job], NULL);
@@ -72,7 +78,7 @@ static double run(const BenchSource *s, const Run *r)
     }
     VmafModel *models[2] = { NULL, NULL };
     if (!err)
-        err = use_job(ctx, r->job, models);
+        err = use_job(ctx, r, models);
     double (*clock)(void) = r->threads || r->cuda ? bench_now : bench_cpu_now;
     const double t0 = clock();
     for (unsigned i = 0; i < r->frames && !err; i++) {
@@ -130,6 +136,37 @@ static int bench_size(unsigned w, unsigned h, unsigned bpc, unsigned frames, uns
     return failed;
 }
 
+/* One row a feature: ms a frame of it alone, 1 thread and `threads`. */
+static int bench_features(unsigned w, unsigned h, unsigned bpc, unsigned frames,
+                          unsigned threads, unsigned cpumask, unsigned rounds, int cuda,
+                          char *const *features, unsigned n)
+{
+    BenchSource s = { .w = w, .h = h, .bpc = bpc, .fmt = 420 };
+    if (bench_synth(&s)) {
+        fprintf(stderr, "out of memory\n");
+        bench_synth_free(&s);
+        return 1;
+    }
+    int failed = 0;
+    for (unsigned k = 0; k < n; k++) {
+        double ms[2] = { 0, 0 };
+        for (unsigned round = 0; round < rounds; round++)
+            for (int t = 0; t < 2; t++) {
+                const Run r = { .feature = features[k], .threads = t ? threads : 0,
+                                .cpumask = cpumask, .frames = t ? frames * 2 : frames,
+                                .cuda = cuda };
+                const double m = run(&s, &r);
+                failed |= m < 0;
+                if (!round || m < ms[t])
+                    ms[t] = m;
+            }
+        printf("| %s | %ux%u | %u | %.2f | %.2f |\n", features[k], w, h, bpc, ms[0], ms[1]);
+        fflush(stdout);
+    }
+    bench_synth_free(&s);
+    return failed;
+}
+
 static void ignore_log(void *opaque, enum VmafLogLevel level, const char *message)
 {
     (void)opaque;
@@ -144,6 +181,8 @@ int main(int argc, char **argv)
     unsigned threads = nproc > 0 ? (unsigned)nproc : 1, cpumask = 0, only_w = 0, only_h = 0;
     unsigned rounds = 3;
     int cuda = 0;
+    char *features[16];
+    unsigned n_features = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             fscale *= 0.25;
@@ -155,6 +194,9 @@ int main(int argc, char **argv)
             threads = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cuda"))
             cuda = 1;
+        else if (!strcmp(argv[i], "--features") && i + 1 < argc)
+            for (char *f = strtok(argv[++i], ","); f && n_features < 16; f = strtok(NULL, ","))
+                features[n_features++] = f;
         else if (!strcmp(argv[i], "--cpumask") && i + 1 < argc)
             cpumask = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--size") && i + 1 < argc &&
@@ -162,7 +204,8 @@ int main(int argc, char **argv)
             continue;
         else {
             fprintf(stderr, "usage: %s [--quick] [--frames-scale F] [--repeat R] [--threads N] "
-                            "[--cpumask M] [--size WxH] [--cuda]\n", argv[0]);
+                            "[--cpumask M] [--size WxH] [--cuda] [--features a,b]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -180,6 +223,24 @@ int main(int argc, char **argv)
         vmaf_set_log_callback(ignore_log, NULL);
         (void)vmaf_cuda_import_state(NULL, probe);
         vmaf_set_log_callback(NULL, NULL);
+    }
+    if (n_features) {
+        printf("%s benchmark, ms a frame of each feature alone through vmaf_read_pictures, "
+               "fastest of %u rounds; 1 thread = in the caller, %u threads = frames in "
+               "parallel (wall time)\n\n| feature | size | bpc | 1 thr | %u thr |\n"
+               "| --- | --- | --- | --- | --- |\n",
+               cuda ? "CUDA (the twins on the GPU)" : "CPU", rounds, threads, threads);
+        int failed = 0;
+        for (size_t i = 1; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+            if (only_w && (sizes[i].w != only_w || sizes[i].h != only_h))
+                continue;
+            unsigned frames = (unsigned)(sizes[i].frames * fscale + 0.5);
+            frames = frames < 2 ? 2 : frames;
+            for (unsigned bpc = 8; bpc <= 10; bpc += 2)
+                failed |= bench_features(sizes[i].w, sizes[i].h, bpc, frames, threads, cpumask,
+                                         rounds, cuda, features, n_features);
+        }
+        return failed;
     }
     printf("VMAF %s benchmark, ms a frame through vmaf_read_pictures (picture allocation and "
            "copy included), cpumask %u, fastest of %u rounds;\n1 thread = in the caller (%s), "

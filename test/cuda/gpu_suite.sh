@@ -115,6 +115,8 @@ report() {
     [ -f "$LOG/bench_cpu.log" ] && cat "$LOG/bench_cpu.log"
     [ -f "$LOG/bench_vmaf_cuda.log" ] && cat "$LOG/bench_vmaf_cuda.log"
     [ -f "$LOG/bench_vmaf_cpu.log" ] && cat "$LOG/bench_vmaf_cpu.log"
+    [ -f "$LOG/bench_metrics_cuda.log" ] && cat "$LOG/bench_metrics_cuda.log"
+    [ -f "$LOG/bench_metrics_cpu.log" ] && cat "$LOG/bench_metrics_cpu.log"
     echo "==== summary"
     [ -f "$LOG/gpu.txt" ] && cat "$LOG/gpu.txt"
     printf '%s\n' "${SUMMARY[@]}"
@@ -190,6 +192,12 @@ if [ "${BENCH:-1}" != 0 ]; then
         step "VMAF benchmark, CUDA twins" bench_vmaf_cuda.log \
             "$BUILD/test/bench/bench_vmaf" --cuda --frames-scale 4 --repeat 2
         step "VMAF benchmark, CPU" bench_vmaf_cpu.log "$BUILD/test/bench/bench_vmaf" --repeat 1
+        # The other metrics' twins, each alone, and their CPU extractors.
+        metrics=psnr,float_ms_ssim
+        step "metrics benchmark, CUDA twins" bench_metrics_cuda.log \
+            "$BUILD/test/bench/bench_vmaf" --cuda --features $metrics --frames-scale 4 --repeat 2
+        step "metrics benchmark, CPU" bench_metrics_cpu.log \
+            "$BUILD/test/bench/bench_vmaf" --features $metrics --repeat 1
     fi
 fi
 
