@@ -1,9 +1,9 @@
 #!/bin/bash
 # The whole CUDA check on a GPU machine, in one command, from the repository
-# root: build with CUDA for sm_90, run the cuda and ssim suites, the
-# benchmark, the golden parity through the CLI with --backend cpu and --backend
-# cuda, compute-sanitizer memcheck and racecheck on parity runs, then FFmpeg's
-# filters. Logs go to $OUT (or the first argument, or /tmp/gpu_suite); a
+# root: build with CUDA for sm_90, run the cuda and ssim suites, the golden
+# parity through the CLI with --backend cpu and --backend cuda,
+# compute-sanitizer memcheck and racecheck on parity runs, the benchmarks,
+# then FFmpeg's filters. Logs go to $OUT (or the first argument, or /tmp/gpu_suite); a
 # summary table is printed last, also when the run is stopped (SIGTERM,
 # SIGINT) or runs out of TIME_LIMIT.
 #
@@ -171,36 +171,6 @@ step "meson test: $SUITES" tests.log \
 cp "$BUILD/meson-logs/testlog.txt" "$LOG/testlog.txt" 2>/dev/null
 grep -E "^ *[0-9]+/[0-9]+ " "$LOG/tests.log" >"$LOG/tests_summary.txt"
 
-if [ "${BENCH:-1}" != 0 ]; then
-    step "benchmark ($FRAMES frames)" bench.log "$BUILD/test/cuda/bench_cuda_ssim" "$FRAMES"
-    # The device pool (FFmpeg's CUDA filter's pictures) end to end, with the
-    # slots' graphs and one by one, and the host's time in the library.
-    step "device pool end to end" bench_devpool.log \
-        "$BUILD/test/cuda/bench_cuda_ssim" $((FRAMES * 5)) devpool
-    # Odd widths at the automatic scales (the last output column's window
-    # passes the row's end): they should cost what the even width does.
-    step "odd widths" bench_odd.log bash -c "set -o pipefail; rc=0
-        for c in '3841x2160 8' '3841x2160 10' '1921x1081 8'; do set -- \$c
-        '$BUILD/test/cuda/bench_cuda_ssim' $FRAMES \$1 \$2 0 -1 | tail -1 || rc=\$?; done; exit \$rc"
-    # The CPU extractor on this host's cores, for the GPU/CPU ratio and the
-    # comparison with the reference's published CPU figures.
-    [ -x "$BUILD/test/bench/bench_float_ssim" ] &&
-        step "CPU benchmark (float_ssim)" bench_cpu.log "$BUILD/test/bench/bench_float_ssim"
-    # VMAF with the twins on this GPU (the others on the CPU) and on the
-    # CPU alone, on the same host.
-    if [ -x "$BUILD/test/bench/bench_vmaf" ]; then
-        step "VMAF benchmark, CUDA twins" bench_vmaf_cuda.log \
-            "$BUILD/test/bench/bench_vmaf" --cuda --frames-scale 4 --repeat 2
-        step "VMAF benchmark, CPU" bench_vmaf_cpu.log "$BUILD/test/bench/bench_vmaf" --repeat 1
-        # The other metrics' twins, each alone, and their CPU extractors.
-        metrics=psnr,float_ms_ssim
-        step "metrics benchmark, CUDA twins" bench_metrics_cuda.log \
-            "$BUILD/test/bench/bench_vmaf" --cuda --features $metrics --frames-scale 4 --repeat 2
-        step "metrics benchmark, CPU" bench_metrics_cpu.log \
-            "$BUILD/test/bench/bench_vmaf" --features $metrics --repeat 1
-    fi
-fi
-
 VMAF="$BUILD/tools/vmaf"
 if [ "${PARITY:-1}" = 0 ]; then
     row "CLI golden parity" skip "" "(PARITY=0)"
@@ -285,6 +255,37 @@ else
     row "compute-sanitizer" skip "" "(not installed)"
 fi
 
+# The benchmarks after the checks: where TIME_LIMIT cuts a run short, it
+# cuts timings, not correctness.
+if [ "${BENCH:-1}" != 0 ]; then
+    step "benchmark ($FRAMES frames)" bench.log "$BUILD/test/cuda/bench_cuda_ssim" "$FRAMES"
+    # The device pool (FFmpeg's CUDA filter's pictures) end to end, with the
+    # slots' graphs and one by one, and the host's time in the library.
+    step "device pool end to end" bench_devpool.log \
+        "$BUILD/test/cuda/bench_cuda_ssim" $((FRAMES * 5)) devpool
+    # Odd widths at the automatic scales (the last output column's window
+    # passes the row's end): they should cost what the even width does.
+    step "odd widths" bench_odd.log bash -c "set -o pipefail; rc=0
+        for c in '3841x2160 8' '3841x2160 10' '1921x1081 8'; do set -- \$c
+        '$BUILD/test/cuda/bench_cuda_ssim' $FRAMES \$1 \$2 0 -1 | tail -1 || rc=\$?; done; exit \$rc"
+    # The CPU extractor on this host's cores, for the GPU/CPU ratio and the
+    # comparison with the reference's published CPU figures.
+    [ -x "$BUILD/test/bench/bench_float_ssim" ] &&
+        step "CPU benchmark (float_ssim)" bench_cpu.log "$BUILD/test/bench/bench_float_ssim"
+    # VMAF with the twins on this GPU (the others on the CPU) and on the
+    # CPU alone, on the same host.
+    if [ -x "$BUILD/test/bench/bench_vmaf" ]; then
+        step "VMAF benchmark, CUDA twins" bench_vmaf_cuda.log \
+            "$BUILD/test/bench/bench_vmaf" --cuda --frames-scale 4 --repeat 2
+        step "VMAF benchmark, CPU" bench_vmaf_cpu.log "$BUILD/test/bench/bench_vmaf" --repeat 1
+        # The other metrics' twins, each alone, and their CPU extractors.
+        metrics=psnr,float_ms_ssim
+        step "metrics benchmark, CUDA twins" bench_metrics_cuda.log \
+            "$BUILD/test/bench/bench_vmaf" --cuda --features $metrics --frames-scale 4 --repeat 2
+        step "metrics benchmark, CPU" bench_metrics_cpu.log \
+            "$BUILD/test/bench/bench_vmaf" --features $metrics --repeat 1
+    fi
+fi
 
 # FFmpeg 7.1's own libvmaf_cuda filter (and its CPU libvmaf filter) on the
 # golden vectors, then 4K timings of both, on raw files and, with the 8-bit
