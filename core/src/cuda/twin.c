@@ -111,6 +111,13 @@ static int check_lent(const VmafFex *fex, const char *name)
     return 0;
 }
 
+int vmaf_cuda_twin_takes_all(const void *priv, unsigned w, unsigned h, unsigned bpc, char *why,
+                             size_t why_len)
+{
+    (void)priv, (void)w, (void)h, (void)bpc, (void)why, (void)why_len;
+    return 0;
+}
+
 int vmaf_cuda_twin_check_context(const VmafFex *fex)
 {
     const VmafFeatureExtractor *fx = fex->fex;

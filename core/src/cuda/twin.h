@@ -122,6 +122,12 @@ typedef struct VmafCudaTwin {
     int err; /* sticky: the first failure stops the run */
 } VmafCudaTwin;
 
+/* A check_context() for a twin that computes exactly whatever its CPU
+ * extractor accepts: 0 for every geometry and option (the CPU extractor's
+ * init then gives its own refusals, and so does the twin's). */
+int vmaf_cuda_twin_takes_all(const void *priv, unsigned w, unsigned h, unsigned bpc, char *why,
+                             size_t why_len);
+
 /* 0 when the twin's check_context() takes fex's geometry and options;
  * else one error line ("<twin>: cannot compute this input exactly: <why>;
  * use <CPU extractor> (CPU)") and -EINVAL. A twin's init() with a

@@ -43,18 +43,6 @@ typedef struct MotionCudaState {
 
 /* The SAD is an integer sum of integer steps: every geometry, depth and
  * option the CPU extractor takes is computed exactly. */
-static int check_context(const void *priv, unsigned w, unsigned h, unsigned bpc, char *why,
-                         size_t why_len)
-{
-    (void)priv;
-    (void)w;
-    (void)h;
-    (void)bpc;
-    (void)why;
-    (void)why_len;
-    return 0;
-}
-
 static int prepare(void *state, long at)
 {
     MotionCudaState *st = state;
@@ -181,7 +169,7 @@ const VmafFeatureExtractor vmaf_fex_motion_cuda = {
     .backend = VMAF_FEX_BACKEND_CUDA,
     .twin_of = &vmaf_fex_motion,
     .priv_size = sizeof(MotionCudaState),
-    .check_context = check_context,
+    .check_context = vmaf_cuda_twin_takes_all,
     .init = init,
     .reserve = vmaf_cuda_twin_fex_reserve,
     .submit = submit,

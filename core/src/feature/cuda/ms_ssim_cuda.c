@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
 #include <cuda_runtime_api.h>
@@ -31,7 +30,6 @@
 #include "feature/ssim/ssim.h"
 #include "feature/ssim/ssim_feature.h"
 #include "log.h"
-#include "picture_internal.h"
 
 #define NAME "float_ms_ssim_cuda"
 #define SLOTS VMAF_CUDA_FRAMES_IN_FLIGHT
@@ -58,19 +56,6 @@ typedef struct MsSsimCudaState {
     MsSsimSlot slot[SLOTS];
     SsimCudaRedo redo; /* for means only the CPU's order decides */
 } MsSsimCudaState;
-
-/* Pictures too small for five scales are the CPU extractor's error too:
- * init() gives it, rather than a warning that the CPU would do better. */
-static int check_context(const void *priv, unsigned w, unsigned h, unsigned bpc, char *why,
-                         size_t why_len)
-{
-    (void)priv, (void)w, (void)h;
-    if (!vmaf_bpc_supported(bpc)) {
-        snprintf(why, why_len, "%u bits per component is not supported", bpc);
-        return -ENOTSUP;
-    }
-    return 0;
-}
 
 static int prepare(void *state, long at)
 {
@@ -238,6 +223,8 @@ static int init(VmafFex *fex)
     const int err = vmaf_cuda_twin_check_context(fex);
     if (err)
         return err;
+    /* Too small for five scales: the CPU extractor's refusal, here too
+     * (a fallback warning would only precede the same error). */
     if (!vmaf_ms_ssim_scratch_size(fex->w, fex->h)) {
         vmaf_error(NAME ": %ux%u pictures: its five scales need at least %ux%u", fex->w,
                    fex->h, MS_SSIM_MIN_SIDE, MS_SSIM_MIN_SIDE);
@@ -261,7 +248,7 @@ const VmafFeatureExtractor vmaf_fex_float_ms_ssim_cuda = {
     .backend = VMAF_FEX_BACKEND_CUDA,
     .twin_of = &vmaf_fex_float_ms_ssim,
     .priv_size = sizeof(MsSsimCudaState),
-    .check_context = check_context,
+    .check_context = vmaf_cuda_twin_takes_all,
     .init = init,
     .reserve = vmaf_cuda_twin_fex_reserve,
     .submit = vmaf_cuda_twin_fex_submit,

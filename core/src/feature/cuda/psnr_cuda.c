@@ -6,8 +6,6 @@
  * chroma planes, which the frames then carry (cuda_frames.c), and sees
  * every frame, as the CPU extractor does.
  */
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include <cuda_runtime_api.h>
@@ -18,7 +16,6 @@
 #include "feature/feature_extractor.h"
 #include "feature/psnr/psnr.h"
 #include "log.h"
-#include "picture_internal.h"
 
 #define NAME "psnr_cuda"
 
@@ -33,17 +30,6 @@ typedef struct PsnrCudaState {
     double max[PSNR_PLANES];
     uint64_t sse_sum[PSNR_PLANES], samples[PSNR_PLANES]; /* the frames harvested */
 } PsnrCudaState;
-
-static int check_context(const void *priv, unsigned w, unsigned h, unsigned bpc, char *why,
-                         size_t why_len)
-{
-    (void)priv, (void)w, (void)h;
-    if (!vmaf_bpc_supported(bpc)) {
-        snprintf(why, why_len, "%u bits per component is not supported", bpc);
-        return -ENOTSUP;
-    }
-    return 0;
-}
 
 static int prepare(void *state, long at)
 {
@@ -154,7 +140,7 @@ const VmafFeatureExtractor vmaf_fex_psnr_cuda = {
     .backend = VMAF_FEX_BACKEND_CUDA,
     .twin_of = &vmaf_fex_psnr,
     .priv_size = sizeof(PsnrCudaState),
-    .check_context = check_context,
+    .check_context = vmaf_cuda_twin_takes_all,
     .init = init,
     .reserve = vmaf_cuda_twin_fex_reserve,
     .submit = vmaf_cuda_twin_fex_submit,
