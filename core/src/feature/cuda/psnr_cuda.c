@@ -6,7 +6,6 @@
  * chroma planes, which the frames then carry (cuda_frames.c), and sees
  * every frame, as the CPU extractor does.
  */
-#include <string.h>
 
 #include <cuda_runtime_api.h>
 
