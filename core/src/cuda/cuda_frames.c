@@ -16,6 +16,7 @@
  * buffers are free.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,9 +179,31 @@ static bool pictures_fit(const VmafCudaFrames *f, const VmafPicture *pic[2])
             return false;
         for (unsigned j = 1; j < f->planes; j++)
             if (q->pix_fmt != f->fmt || !vmaf_picture_plane_fits(q, (int)j) ||
-                q->w[j] != f->pw[j] || q->h[j] != f->ph[j] || q->stride[j] < 0)
+                q->w[j] != f->pw[j] || q->h[j] != f->ph[j])
                 return false;
     }
+    return true;
+}
+
+/* Whether the kernels can read device picture q where it is: rows top
+ * down, and 16-bit samples at even addresses (a misaligned load faults,
+ * and the fault ends the device context). */
+static bool device_readable(const VmafCudaFrames *f, const VmafPicture *q)
+{
+    for (unsigned j = 0; j < f->planes; j++)
+        if (q->stride[j] < 0 ||
+            (f->bpc > 8 && (((uintptr_t)q->data[j] | (uintptr_t)q->stride[j]) & 1)))
+            return false;
+    return true;
+}
+
+/* Whether a pinned picture's planes can be uploaded straight from it (a
+ * 2-D copy takes rows top down only); else it is staged as pageable. */
+static bool uploadable(const VmafCudaFrames *f, const VmafPicture *q)
+{
+    for (unsigned j = 0; j < f->planes; j++)
+        if (q->stride[j] < 0)
+            return false;
     return true;
 }
 
@@ -233,7 +256,17 @@ int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPi
     int ncopy = 0;
     for (int i = 0; i < 2 && e == cudaSuccess; i++) {
         const VmafPicture *q = pic[i];
-        const enum VmafPictureBufType bt = vmaf_picture_buf_type(q);
+        enum VmafPictureBufType bt = vmaf_picture_buf_type(q);
+        if (bt == VMAF_PICTURE_BUF_HOST_PINNED && !uploadable(f, q))
+            bt = VMAF_PICTURE_BUF_HOST;
+        if (bt == VMAF_PICTURE_BUF_DEVICE && !device_readable(f, q)) {
+            vmaf_error("%s: frame %u: the %s picture is in device memory bottom up or with "
+                       "%u-bit rows at odd addresses, which the kernels cannot read; give "
+                       "device pictures with top-down rows at even addresses",
+                       f->who, index, i ? "distorted" : "reference", f->bpc);
+            err = f->err = -EINVAL;
+            goto out;
+        }
         if (bt == VMAF_PICTURE_BUF_DEVICE) {
             /* Read where it is; kept alive until every user is done. */
             vmaf_picture_pool_hold(&p->hold[i], q);

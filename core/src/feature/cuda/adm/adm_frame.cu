@@ -27,8 +27,11 @@ constexpr int BX = 32, BY = 8;
 constexpr int ROW_THREADS = 256;
 constexpr int NQ = ADM_CUDA_ROW_SUMS;
 
-__global__ void __launch_bounds__(BX *BY) k_adm_dwt(const char *ref, size_t rp, const char *dis,
-                                                   size_t dp, AdmCudaFrame f, int s)
+/* The frame is a __grid_constant__: the kernels take its address, which
+ * would otherwise copy its 1.4 KB into each thread's local memory. */
+__global__ void __launch_bounds__(BX *BY)
+    k_adm_dwt(const char *ref, size_t rp, const char *dis, size_t dp,
+              const __grid_constant__ AdmCudaFrame f, int s)
 {
     const int x = blockIdx.x * BX + threadIdx.x, y = blockIdx.y * BY + threadIdx.y;
     const int side = blockIdx.z;
@@ -39,7 +42,8 @@ __global__ void __launch_bounds__(BX *BY) k_adm_dwt(const char *ref, size_t rp, 
     adm_dwt_store(&f, s, side, x, y, out);
 }
 
-__global__ void __launch_bounds__(BX *BY) k_adm_weigh(AdmCudaFrame f, int s)
+__global__ void __launch_bounds__(BX *BY)
+    k_adm_weigh(const __grid_constant__ AdmCudaFrame f, int s)
 {
     const AdmScalePlan &p = f.plan[s];
     const int x = p.work_x0 + (int)(blockIdx.x * BX + threadIdx.x);
@@ -73,7 +77,8 @@ __device__ __forceinline__ void add_row_sums(const uint64_t *v, int nq, uint64_t
     }
 }
 
-__global__ void __launch_bounds__(ROW_THREADS) k_adm_mask(AdmCudaFrame f, int s)
+__global__ void __launch_bounds__(ROW_THREADS)
+    k_adm_mask(const __grid_constant__ AdmCudaFrame f, int s)
 {
     const AdmScalePlan &p = f.plan[s];
     const int c = p.top + (int)blockIdx.y;
@@ -87,7 +92,8 @@ __global__ void __launch_bounds__(ROW_THREADS) k_adm_mask(AdmCudaFrame f, int s)
 }
 
 /* Sum k (blockIdx.x) of scale blockIdx.y over the scored rows. */
-__global__ void __launch_bounds__(ROW_THREADS) k_adm_rows(AdmCudaFrame f, AdmCudaOut *out)
+__global__ void __launch_bounds__(ROW_THREADS)
+    k_adm_rows(const __grid_constant__ AdmCudaFrame f, AdmCudaOut *out)
 {
     const int k = blockIdx.x, s = blockIdx.y;
     uint64_t sum = 0;
