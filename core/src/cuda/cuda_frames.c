@@ -337,6 +337,11 @@ out:
     return err;
 }
 
+bool vmaf_cuda_frames_chroma(const VmafCudaFrames *f)
+{
+    return f && f->planes > 1;
+}
+
 void vmaf_cuda_frames_done(VmafCudaFrames *f, unsigned slot)
 {
     if (!f || slot >= PLACES)

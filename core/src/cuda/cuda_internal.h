@@ -67,6 +67,9 @@ int vmaf_cuda_frames_init(VmafCudaFrames **f, struct VmafCudaState *cu,
 int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPicture *dist,
                          unsigned index, VmafCudaPlanes *planes);
 
+/* Whether the frames carry chroma (VmafCudaPlanes.chroma). */
+bool vmaf_cuda_frames_chroma(const VmafCudaFrames *f);
+
 /* One user is done with the frame in place `slot` (its kernels ended, or
  * it gave the frame up): after the last, the pictures held for it go back
  * to their owner. */

@@ -98,6 +98,12 @@ int vmaf_cuda_frames_put(VmafCudaFrames *f, const VmafPicture *ref, const VmafPi
     return -ENODEV;
 }
 
+bool vmaf_cuda_frames_chroma(const VmafCudaFrames *f)
+{
+    (void)f;
+    return false;
+}
+
 void vmaf_cuda_frames_done(VmafCudaFrames *f, unsigned slot)
 {
     (void)f, (void)slot;

@@ -6,6 +6,7 @@
  * chroma planes, which the frames then carry (cuda_frames.c), and sees
  * every frame, as the CPU extractor does.
  */
+#include <errno.h>
 
 #include <cuda_runtime_api.h>
 
@@ -114,6 +115,13 @@ static int init(VmafFex *fex)
     st->fex = fex;
     st->bpc = fex->bpc;
     st->planes = st->opt.enable_chroma ? PSNR_PLANES : 1;
+    if (st->planes > 1 && !vmaf_cuda_frames_chroma(fex->frames)) {
+        /* The context makes them with chroma for this twin; a caller of
+         * the internal API may not have. */
+        vmaf_error(NAME ": the device frames carry no chroma planes; make them with "
+                   "VmafCudaFramesGeometry.chroma set");
+        return -EINVAL;
+    }
     st->peak = vmaf_psnr_peak(&st->opt, fex->bpc);
     for (unsigned k = 0; k < st->planes; k++) {
         vmaf_fex_reference_plane_size(fex, k, &st->pw[k], &st->ph[k]);

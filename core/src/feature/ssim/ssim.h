@@ -33,7 +33,7 @@ typedef struct VmafSsimResult {
     double score, l, c, s;
 } VmafSsimResult;
 
-/* Mirrors a coordinate into 0..n-1 without repeating the edge (-1 -> 0,
+/* Mirrors a coordinate into 0..n-1 about the sample boundary (-1 -> 0,
  * n -> n-1). One reflection only, as the reference does; the callers make
  * sure that is enough (ssim_mirror_ok). */
 static inline int vmaf_ssim_mirror(int i, int n)

@@ -7,7 +7,7 @@
  *
  * The CPU's contract (ms_ssim_kernels.h): f32 products of sample and tap,
  * added into a double in row-major tap order, rounded to f32; edges
- * mirrored without repeating the edge sample. The f32/f64 steps use CUDA's
+ * mirrored about the sample boundary, the edge sample taken twice. The f32/f64 steps use CUDA's
  * _rn intrinsics on the device (no contraction whatever the flags); on the
  * host, the plain operators they equal (the build has no contraction).
  */
@@ -37,7 +37,7 @@ typedef struct MsSsimLpfTaps {
     float t[MS_SSIM_CUDA_TAPS][MS_SSIM_CUDA_TAPS];
 } MsSsimLpfTaps;
 
-/* i mirrored into 0 .. n-1 without repeating the edge (-1 -> 0, n -> n-1),
+/* i mirrored into 0 .. n-1 about the sample boundary (-1 -> 0, n -> n-1),
  * as vmaf_ssim_mirror(); n > MS_SSIM_CUDA_RADIUS. */
 MS_SSIM_FN int ms_ssim_mirror(int i, int n)
 {
