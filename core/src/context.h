@@ -108,6 +108,9 @@ bool vmaf_context_sees_frame(const VmafContext *vmaf, const VmafFeatureExtractor
 bool vmaf_request_emits_base(const VmafFeatureRequest *r, const char *base);
 void vmaf_request_score_name(const VmafFeatureRequest *r, const char *base, char *buf,
                              size_t len);
+/* Whether request r's extractor, with its options, reads the chroma
+ * planes (VmafFeatureExtractor.reads_chroma). */
+bool vmaf_request_reads_chroma(const VmafFeatureRequest *r);
 /* Closes a request's instances (not its options). */
 void vmaf_request_close(VmafFeatureRequest *r);
 

@@ -308,12 +308,27 @@ void vmaf_request_close(VmafFeatureRequest *r)
     r->n_inst = 0;
 }
 
+bool vmaf_request_reads_chroma(const VmafFeatureRequest *r)
+{
+    const VmafFeatureExtractor *cpu = r->cpu;
+    if (!(cpu->flags & VMAF_FEX_FLAG_CHROMA))
+        return false;
+    if (!cpu->reads_chroma)
+        return true;
+    /* The options were checked when the feature was asked for. */
+    void *priv = calloc(1, cpu->priv_size ? cpu->priv_size : 1);
+    const bool reads = !priv || vmaf_fex_parse_options(cpu, priv, r->opts) ||
+                       cpu->reads_chroma(priv);
+    free(priv);
+    return reads;
+}
+
 int vmaf_chroma_in_use(VmafContext *vmaf)
 {
     if (!vmaf)
         return -EINVAL;
     for (unsigned i = 0; i < vmaf->req_cnt; i++)
-        if (vmaf->req[i].cpu->flags & VMAF_FEX_FLAG_CHROMA)
+        if (vmaf_request_reads_chroma(&vmaf->req[i]))
             return 1;
     return 0;
 }

@@ -196,7 +196,7 @@ static int start_request(VmafContext *vmaf, VmafFeatureRequest *r, unsigned inde
     vmaf->keep_prev_ref |= on_cpu && (r->cpu->flags & VMAF_FEX_FLAG_PREV_REF);
     vmaf->cpu_every_frame |= on_cpu && vmaf_fex_sees_every_frame(r->cpu);
     vmaf->device_every_frame |= !on_cpu && vmaf_fex_sees_every_frame(r->cpu);
-    vmaf->cpu_chroma |= on_cpu && (r->cpu->flags & VMAF_FEX_FLAG_CHROMA);
+    vmaf->cpu_chroma |= on_cpu && vmaf_request_reads_chroma(r);
     return 0;
 }
 
@@ -228,7 +228,7 @@ int vmaf_context_start(VmafContext *vmaf, const VmafPicture *ref, unsigned index
             const size_t len = strlen(who);
             snprintf(who + len, sizeof(who) - len, "%s%s", users ? ", " : "", r->use->name);
             users++;
-            device_chroma |= (r->cpu->flags & VMAF_FEX_FLAG_CHROMA) != 0;
+            device_chroma |= vmaf_request_reads_chroma(r);
         }
     }
     if (users) {

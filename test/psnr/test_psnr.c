@@ -149,7 +149,7 @@ static void check_case(const Case *c)
                               .n_subsample = c->subsample };
     CHECK_INT(vmaf_init(&v, cfg), 0);
     CHECK_INT(vmaf_use_feature(v, "psnr", dict_of(c)), 0);
-    CHECK_INT(vmaf_chroma_in_use(v), 1);
+    CHECK_INT(vmaf_chroma_in_use(v), c->chroma ? 1 : 0);
     uint64_t total_sse[3] = { 0 }, total_n[3] = { 0 };
     double want[FRAMES][3];
     for (unsigned f = 0; f < FRAMES; f++) {

@@ -163,6 +163,11 @@ typedef struct VmafFeatureExtractor {
      * instance with both sets in VmafFex.variant. */
     bool (*shares_pass)(const void *a, const void *b);
 
+    /* Optional, with VMAF_FEX_FLAG_CHROMA: whether these parsed options
+     * read the chroma planes (psnr's enable_chroma); without it, always.
+     * Chroma nobody reads is neither read by the tool nor uploaded. */
+    bool (*reads_chroma)(const void *priv);
+
     /* Twins only: 0 if this device computes the CPU's exact result for
      * this geometry and these options (priv holds parsed options only),
      * otherwise -ENOTSUP with a reason in why[]. */

@@ -141,6 +141,12 @@ static int flush(VmafFex *fex, VmafFeatureCollector *fc)
     return vmaf_psnr_store_apsnr(fex, fc, st->planes, sse, samples, st->peak);
 }
 
+static bool reads_chroma(const void *priv)
+{
+    const PsnrOptions *o = priv;
+    return o->enable_chroma;
+}
+
 static void close_fex(VmafFex *fex)
 {
     (void)fex; /* nothing allocated */
@@ -153,6 +159,7 @@ const VmafFeatureExtractor vmaf_fex_psnr = {
     .priv_size = sizeof(PsnrState),
     .provided_features = provided_features,
     .flags = VMAF_FEX_FLAG_FRAME_PARALLEL | VMAF_FEX_FLAG_EVERY_FRAME | VMAF_FEX_FLAG_CHROMA,
+    .reads_chroma = reads_chroma,
     .init = init,
     .extract = extract,
     .flush = flush,
