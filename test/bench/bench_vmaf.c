@@ -26,6 +26,8 @@
 
 #include "bench_source.h"
 
+#define MAX_FEATURES 16 /* --features */
+
 typedef enum Job { JOB_VMAF, JOB_VMAF_NEG, JOB_MOTION, JOB_VIF, JOB_ADM, N_JOBS } Job;
 
 typedef struct Run {
@@ -103,43 +105,71 @@ static double run(const BenchSource *s, const Run *r)
     return err ? -1 : t * 1e3 / r->frames;
 }
 
-static int bench_size(unsigned w, unsigned h, unsigned bpc, unsigned frames, unsigned threads,
+/* The fastest of `rounds` rounds of each of the n runs into ms[], every
+ * round taking every run in turn. 1 if a run failed. */
+static int fastest(const BenchSource *s, const Run *runs, unsigned n, unsigned rounds,
+                   double *ms)
+{
+    int failed = 0;
+    for (unsigned round = 0; round < rounds; round++)
+        for (unsigned k = 0; k < n; k++) {
+            const double m = run(s, &runs[k]);
+            failed |= m < 0;
+            if (!round || m < ms[k])
+                ms[k] = m;
+        }
+    return failed;
+}
+
+/* Run 2k + t: job or feature k, in the caller (t = 0) or on `threads`
+ * workers (t = 1, twice the frames). One warm-up frame's worth of
+ * allocation is in every run. */
+static Run run_of(unsigned k, int t, const char *feature, unsigned frames, unsigned threads,
+                  unsigned cpumask, int cuda)
+{
+    return (Run){ .job = (Job)k, .feature = feature, .threads = t ? threads : 0,
+                  .cpumask = cpumask, .frames = t ? frames * 2 : frames, .cuda = cuda };
+}
+
+static int bench_size(const BenchSource *s, unsigned frames, unsigned threads,
                       unsigned cpumask, unsigned rounds, int cuda)
 {
-    BenchSource s = { .w = w, .h = h, .bpc = bpc, .fmt = 420 };
-    if (bench_synth(&s)) {
-        fprintf(stderr, "out of memory\n");
-        bench_synth_free(&s);
-        return 1;
-    }
-    int failed = 0;
-    double ms[N_JOBS][2];
-    for (unsigned round = 0; round < rounds; round++)
-        for (int j = 0; j < N_JOBS; j++)
-            for (int t = 0; t < 2; t++) {
-                /* one warm-up frame's worth of allocation is in every run */
-                const Run r = { .job = (Job)j, .threads = t ? threads : 0, .cpumask = cpumask,
-                                .frames = t ? frames * 2 : frames, .cuda = cuda };
-                const double m = run(&s, &r);
-                failed |= m < 0;
-                if (!round || m < ms[j][t])
-                    ms[j][t] = m;
-            }
-    const double parts = ms[JOB_MOTION][0] + ms[JOB_VIF][0] + ms[JOB_ADM][0];
+    Run runs[2 * N_JOBS];
+    double ms[2 * N_JOBS];
+    for (unsigned k = 0; k < 2 * N_JOBS; k++)
+        runs[k] = run_of(k / 2, (int)(k % 2), NULL, frames, threads, cpumask, cuda);
+    const int failed = fastest(s, runs, 2 * N_JOBS, rounds, ms);
+#define MS(j, t) ms[2 * (j) + (t)]
+    const double parts = MS(JOB_MOTION, 0) + MS(JOB_VIF, 0) + MS(JOB_ADM, 0);
     printf("| %ux%u | %u | %.2f (%.1f fps) | %.2f | %.2f (%.2fx) | %.2f | %.0f / %.0f / %.0f %% |\n",
-           w, h, bpc, ms[JOB_VMAF][0], 1e3 / ms[JOB_VMAF][0], ms[JOB_VMAF][1],
-           ms[JOB_VMAF_NEG][0], ms[JOB_VMAF_NEG][0] / ms[JOB_VMAF][0], ms[JOB_VMAF_NEG][1],
-           100 * ms[JOB_MOTION][0] / parts, 100 * ms[JOB_VIF][0] / parts,
-           100 * ms[JOB_ADM][0] / parts);
-    fflush(stdout);
-    bench_synth_free(&s);
+           s->w, s->h, s->bpc, MS(JOB_VMAF, 0), 1e3 / MS(JOB_VMAF, 0), MS(JOB_VMAF, 1),
+           MS(JOB_VMAF_NEG, 0), MS(JOB_VMAF_NEG, 0) / MS(JOB_VMAF, 0), MS(JOB_VMAF_NEG, 1),
+           100 * MS(JOB_MOTION, 0) / parts, 100 * MS(JOB_VIF, 0) / parts,
+           100 * MS(JOB_ADM, 0) / parts);
+#undef MS
     return failed;
 }
 
 /* One row a feature: ms a frame of it alone, 1 thread and `threads`. */
-static int bench_features(unsigned w, unsigned h, unsigned bpc, unsigned frames,
-                          unsigned threads, unsigned cpumask, unsigned rounds, int cuda,
-                          char *const *features, unsigned n)
+static int bench_features(const BenchSource *s, unsigned frames, unsigned threads,
+                          unsigned cpumask, unsigned rounds, int cuda, char *const *features,
+                          unsigned n)
+{
+    Run runs[2 * MAX_FEATURES];
+    double ms[2 * MAX_FEATURES];
+    for (unsigned k = 0; k < 2 * n; k++)
+        runs[k] = run_of(0, (int)(k % 2), features[k / 2], frames, threads, cpumask, cuda);
+    const int failed = fastest(s, runs, 2 * n, rounds, ms);
+    for (unsigned k = 0; k < n; k++)
+        printf("| %s | %ux%u | %u | %.2f | %.2f |\n", features[k], s->w, s->h, s->bpc,
+               ms[2 * k], ms[2 * k + 1]);
+    return failed;
+}
+
+/* Synthetic frames of one size and depth, then its rows. */
+static int bench_at(unsigned w, unsigned h, unsigned bpc, unsigned frames, unsigned threads,
+                    unsigned cpumask, unsigned rounds, int cuda, char *const *features,
+                    unsigned n_features)
 {
     BenchSource s = { .w = w, .h = h, .bpc = bpc, .fmt = 420 };
     if (bench_synth(&s)) {
@@ -147,22 +177,11 @@ static int bench_features(unsigned w, unsigned h, unsigned bpc, unsigned frames,
         bench_synth_free(&s);
         return 1;
     }
-    int failed = 0;
-    for (unsigned k = 0; k < n; k++) {
-        double ms[2] = { 0, 0 };
-        for (unsigned round = 0; round < rounds; round++)
-            for (int t = 0; t < 2; t++) {
-                const Run r = { .feature = features[k], .threads = t ? threads : 0,
-                                .cpumask = cpumask, .frames = t ? frames * 2 : frames,
-                                .cuda = cuda };
-                const double m = run(&s, &r);
-                failed |= m < 0;
-                if (!round || m < ms[t])
-                    ms[t] = m;
-            }
-        printf("| %s | %ux%u | %u | %.2f | %.2f |\n", features[k], w, h, bpc, ms[0], ms[1]);
-        fflush(stdout);
-    }
+    const int failed =
+        n_features ? bench_features(&s, frames, threads, cpumask, rounds, cuda, features,
+                                    n_features)
+                   : bench_size(&s, frames, threads, cpumask, rounds, cuda);
+    fflush(stdout);
     bench_synth_free(&s);
     return failed;
 }
@@ -181,7 +200,7 @@ int main(int argc, char **argv)
     unsigned threads = nproc > 0 ? (unsigned)nproc : 1, cpumask = 0, only_w = 0, only_h = 0;
     unsigned rounds = 3;
     int cuda = 0;
-    char *features[16];
+    char *features[MAX_FEATURES];
     unsigned n_features = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
@@ -195,7 +214,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--cuda"))
             cuda = 1;
         else if (!strcmp(argv[i], "--features") && i + 1 < argc)
-            for (char *f = strtok(argv[++i], ","); f && n_features < 16; f = strtok(NULL, ","))
+            for (char *f = strtok(argv[++i], ","); f && n_features < MAX_FEATURES;
+                 f = strtok(NULL, ","))
                 features[n_features++] = f;
         else if (!strcmp(argv[i], "--cpumask") && i + 1 < argc)
             cpumask = (unsigned)strtoul(argv[++i], NULL, 0);
@@ -224,40 +244,33 @@ int main(int argc, char **argv)
         (void)vmaf_cuda_import_state(NULL, probe);
         vmaf_set_log_callback(NULL, NULL);
     }
-    if (n_features) {
+    if (n_features)
         printf("%s benchmark, ms a frame of each feature alone through vmaf_read_pictures, "
                "fastest of %u rounds; 1 thread = in the caller, %u threads = frames in "
                "parallel (wall time)\n\n| feature | size | bpc | 1 thr | %u thr |\n"
                "| --- | --- | --- | --- | --- |\n",
                cuda ? "CUDA (the twins on the GPU)" : "CPU", rounds, threads, threads);
-        int failed = 0;
-        for (size_t i = 1; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-            if (only_w && (sizes[i].w != only_w || sizes[i].h != only_h))
-                continue;
-            unsigned frames = (unsigned)(sizes[i].frames * fscale + 0.5);
-            frames = frames < 2 ? 2 : frames;
-            for (unsigned bpc = 8; bpc <= 10; bpc += 2)
-                failed |= bench_features(sizes[i].w, sizes[i].h, bpc, frames, threads, cpumask,
-                                         rounds, cuda, features, n_features);
-        }
-        return failed;
+    else {
+        printf("VMAF %s benchmark, ms a frame through vmaf_read_pictures (picture "
+               "allocation and copy included), cpumask %u, fastest of %u rounds;\n1 thread = "
+               "in the caller (%s), %u threads = frames in parallel (wall time);\nshare = "
+               "motion / vif / adm alone, 1 thread\n\n",
+               cuda ? "CUDA (the twins on the GPU)" : "CPU", cpumask, rounds,
+               cuda ? "wall time" : "CPU time", threads);
+        printf("| size | bpc | vmaf 1 thr | vmaf %u thr | vmaf+neg 1 thr (vs vmaf) | "
+               "vmaf+neg %u thr | share |\n| --- | --- | --- | --- | --- | --- | --- |\n",
+               threads, threads);
     }
-    printf("VMAF %s benchmark, ms a frame through vmaf_read_pictures (picture allocation and "
-           "copy included), cpumask %u, fastest of %u rounds;\n1 thread = in the caller (%s), "
-           "%u threads = frames in parallel (wall time);\nshare = motion / vif / adm alone, "
-           "1 thread\n\n", cuda ? "CUDA (the twins on the GPU)" : "CPU", cpumask, rounds,
-           cuda ? "wall time" : "CPU time", threads);
-    printf("| size | bpc | vmaf 1 thr | vmaf %u thr | vmaf+neg 1 thr (vs vmaf) | vmaf+neg %u thr "
-           "| share |\n| --- | --- | --- | --- | --- | --- | --- |\n", threads, threads);
     int failed = 0;
-    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+    /* Features alone at 1080p and 4K; VMAF from 576x324 too. */
+    for (size_t i = n_features ? 1 : 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         if (only_w && (sizes[i].w != only_w || sizes[i].h != only_h))
             continue;
         unsigned frames = (unsigned)(sizes[i].frames * fscale + 0.5);
         frames = frames < 2 ? 2 : frames;
         for (unsigned bpc = 8; bpc <= 10; bpc += 2)
-            failed |= bench_size(sizes[i].w, sizes[i].h, bpc, frames, threads, cpumask, rounds,
-                                 cuda);
+            failed |= bench_at(sizes[i].w, sizes[i].h, bpc, frames, threads, cpumask, rounds,
+                               cuda, features, n_features);
     }
     return failed;
 }

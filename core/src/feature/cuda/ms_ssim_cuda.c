@@ -35,7 +35,6 @@
 #define SLOTS VMAF_CUDA_FRAMES_IN_FLIGHT
 #define SCALES MS_SSIM_SCALES
 
-_Static_assert(1 + 3 * SCALES <= VMAF_CUDA_TWIN_SCORES, "a frame's scores fit the runtime's");
 _Static_assert(MS_SSIM_CUDA_TAPS == MS_SSIM_LPF_TAPS, "the kernel's filter is the CPU's");
 
 /* A slot's own buffers: the planes of the scales after the first (the
@@ -156,17 +155,10 @@ static cudaError_t enqueue(void *state, unsigned slot, const VmafCudaPlanes *p, 
     return e;
 }
 
-/* scores: float_ms_ssim, then l, c and s of every scale (ms_ssim_feature.h's
- * order). */
-static void scores_of(const MsSsimResult *r, double *scores)
-{
-    scores[0] = r->score;
-    for (int s = 0; s < SCALES; s++) {
-        scores[1 + s] = r->l[s];
-        scores[1 + SCALES + s] = r->c[s];
-        scores[1 + 2 * SCALES + s] = r->s[s];
-    }
-}
+/* A frame's scores are its MsSsimResult, laid in the runtime's doubles as
+ * adm_cuda lays its AdmScores. */
+_Static_assert(sizeof(MsSsimResult) <= VMAF_CUDA_TWIN_SCORES * sizeof(double),
+               "a frame's result fits a frame's scores");
 
 static int harvest(void *state, unsigned slot, const VmafCudaPlanes *p, void *result,
                    cudaStream_t str, double *scores)
@@ -174,7 +166,7 @@ static int harvest(void *state, unsigned slot, const VmafCudaPlanes *p, void *re
     MsSsimCudaState *st = state;
     const MsSsimSlot *sl = &st->slot[slot];
     SsimCudaOut *out = result;
-    MsSsimResult r;
+    MsSsimResult *r = (MsSsimResult *)(void *)scores;
     for (int s = 0; s < SCALES; s++) {
         /* l, c and s only: MS-SSIM never reads a scale's SSIM itself. */
         const SsimCudaInput in = scale_input(st, sl, p, s);
@@ -182,25 +174,19 @@ static int harvest(void *state, unsigned slot, const VmafCudaPlanes *p, void *re
                                               sl->partials[s], 1, &out[s], p->index, str);
         if (err)
             return err;
-        r.l[s] = (double)out[s].mean[1];
-        r.c[s] = (double)out[s].mean[2];
-        r.s[s] = (double)out[s].mean[3];
+        r->l[s] = (double)out[s].mean[1];
+        r->c[s] = (double)out[s].mean[2];
+        r->s[s] = (double)out[s].mean[3];
     }
-    vmaf_ms_ssim_combine(&r);
-    scores_of(&r, scores);
+    vmaf_ms_ssim_combine(r);
     return 0;
 }
 
 static int store(void *state, unsigned index, const double *scores, VmafFeatureCollector *fc)
 {
     const MsSsimCudaState *st = state;
-    MsSsimResult r = { .score = scores[0] };
-    for (int s = 0; s < SCALES; s++) {
-        r.l[s] = scores[1 + s];
-        r.c[s] = scores[1 + SCALES + s];
-        r.s[s] = scores[1 + 2 * SCALES + s];
-    }
-    return ms_ssim_store_scores(fc, index, &r, &st->opt, st->max_db);
+    const MsSsimResult *r = (const MsSsimResult *)(const void *)scores;
+    return ms_ssim_store_scores(fc, index, r, &st->opt, st->max_db);
 }
 
 static const VmafCudaTwinOps ms_ssim_ops = {
