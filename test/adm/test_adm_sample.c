@@ -4,9 +4,10 @@
  * vmaf_adm_compute(): every score of every option set bit for bit, on
  * random sizes (the smallest, odd), row pitches (ref's and dis's apart,
  * as device pictures may have), bit depths, pictures (noise, a distorted
- * copy, the same picture) and option sets grouped as the twin groups them. Needs no GPU, so every build checks the twin's
- * reformulation of the row-streaming CPU code; the GPU suite checks the
- * device against the same CPU code.
+ * copy, the same picture) and option sets grouped as the twin groups
+ * them. Needs no GPU, so every build checks the twin's reformulation of
+ * the row-streaming CPU code; the GPU suite checks the device against
+ * the same CPU code.
  *
  * Usage: test_adm_sample [seed [cases]]
  */
