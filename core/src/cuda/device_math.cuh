@@ -25,6 +25,22 @@ __device__ __forceinline__ double widen(float f)
     return __hiloint2double((int)(b >> 3), (int)(b << 29));
 }
 
+/* widen() for negative values too (any f32 whose magnitude is normal or
+ * zero): the magnitude moved as widen() moves it, the sign kept. Two more
+ * integer operations, so only inputs that can be negative take it. */
+__device__ __forceinline__ double widen_signed(float f)
+{
+    const unsigned b = __float_as_uint(f);
+    return __hiloint2double((int)(((b & 0x7fffffffu) >> 3) | (b & 0x80000000u)), (int)(b << 29));
+}
+
+/* widen() or, for SIGNED, widen_signed(). */
+template <bool SIGNED>
+__device__ __forceinline__ double widen_as(float f)
+{
+    return SIGNED ? widen_signed(f) : widen(f);
+}
+
 __device__ __forceinline__ float narrow(double scaled_sum)
 {
     return __double2float_rn(__dmul_rn(scaled_sum, 0x1p896));

@@ -10,6 +10,8 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "cuda/device_launch.cuh"
 #include "cuda/device_math.cuh"
 #include "feature/cuda/float_ssim/ssim_exact.cuh"
@@ -31,9 +33,9 @@ constexpr int SHP = 32; /* horizontal-sum row pitch (floats), swizzled (swz) */
 /* One pass over N consecutive outputs: input i (src(i), ascending) goes to
  * the outputs i - u, u = 0..10, at tap u, so each output still adds its taps
  * in ascending order; output j is complete, and given to emit(j, f32), once
- * input j + 10 is in. The first product starts the sum (0 + p = p for the
- * non-negative p here). */
-template <int N, typename Src, typename Emit>
+ * input j + 10 is in. The first product starts the sum (0 + p = p for any
+ * p but -0, which no product is). SIGNED: as for gauss() (ssim_tile.cuh). */
+template <int N, bool SIGNED, typename Src, typename Emit>
 __device__ __forceinline__ void stream_pass(Src &src, Emit &emit, const float *g6)
 {
     double acc[N];
@@ -45,7 +47,7 @@ __device__ __forceinline__ void stream_pass(Src &src, Emit &emit, const float *g
         for (int c = 0; c < 6; c++) {
             p[c] = 0.0;
             if ((i - c >= 0 && i - c < N) || (i - (WIN - 1 - c) >= 0 && i - (WIN - 1 - c) < N))
-                p[c] = widen(__fmul_rn(v, g6[c]));
+                p[c] = widen_as<SIGNED>(__fmul_rn(v, g6[c]));
         }
 #pragma unroll
         for (int u = 0; u < WIN; u++) {
@@ -111,21 +113,21 @@ struct ColEmit {
 };
 
 /* Horizontal sums of row `row` of h from two staged rows a, b. */
-template <int N>
+template <int N, bool SIGNED>
 __device__ __forceinline__ void hrow(const float *a, const float *b, float *h, int row,
                                      const float *g6)
 {
     RowSrc src{reinterpret_cast<const float4 *>(a), reinterpret_cast<const float4 *>(b), {}};
     RowEmit emit{h + row * SHP, (row & 7) << 2, {}};
-    stream_pass<N>(src, emit, g6);
+    stream_pass<N, SIGNED>(src, emit, g6);
 }
 /* Vertical sums of column x of h, written over its first N rows. */
-template <int N>
+template <int N, bool SIGNED>
 __device__ __forceinline__ void vcol(float *h, int x, const float *g6)
 {
     ColSrc src{h, x};
     ColEmit emit{h, x};
-    stream_pass<N>(src, emit, g6);
+    stream_pass<N, SIGNED>(src, emit, g6);
 }
 
 /* Stages nrows input rows of both planes from picture row y on (rows past
@@ -220,6 +222,8 @@ __global__ void __launch_bounds__(SNT, min_blocks(SNT, SBLOCKS))
     const int lane = threadIdx.x & 31, q = threadIdx.x >> 5;
     const int Wo = W - (WIN - 1), Ho = H - (WIN - 1);
     const long long n = (long long)Wo * Ho;
+    /* f32 planes (decimated) may hold negative samples; pictures do not. */
+    constexpr bool SG = std::is_same<P, float>::value;
     float g6[6];
 #pragma unroll
     for (int i = 0; i < 6; i++)
@@ -259,13 +263,13 @@ __global__ void __launch_bounds__(SNT, min_blocks(SNT, SBLOCKS))
                 __syncwarp();
             }
             if (lane < nrows)
-                hrow<TW>(pa + lane * SP, pb + lane * pbs, hq, (pass ? WIN - 1 : CH) + lane, g6);
+                hrow<TW, SG>(pa + lane * SP, pb + lane * pbs, hq, (pass ? WIN - 1 : CH) + lane, g6);
             if (!pass)
                 __syncthreads(); /* the staging of pass 1 reuses s_in */
         }
         fresh = false;
         __syncwarp();
-        vcol<CH>(hq, lane, g6);
+        vcol<CH, SG>(hq, lane, g6);
         __syncthreads();
         /* Combine: warp q takes the chunk rows q, q + 5, ..., lane the
          * column. The weights: every output of the chunk has an index of

@@ -33,9 +33,11 @@ constexpr int HP = 36;            /* horizontal-result row pitch (floats) */
  * are symmetric (g[u] == g[10 - u], bit for bit; a test checks the table),
  * so v[i] * g[u] is also output i - 10 + u's product at tap 10 - u: it is
  * kept from tap u (< 5) and used again at tap 10 - u (the compiler does
- * not merge the two multiplications by itself). The
- * first product starts the sum: 0 + p = p for the non-negative p here. */
-template <int N>
+ * not merge the two multiplications by itself). The first product starts
+ * the sum: 0 + p = p for any p but -0, which no product is (a sample is
+ * never -0). SIGNED: the samples may be negative (MS-SSIM's low-passed
+ * planes overshoot), which widen() cannot take. */
+template <int N, bool SIGNED>
 __device__ __forceinline__ void gauss(const float *v, const float *g6, double *acc)
 {
     double keep[5][N]; /* keep[c][j]: v[j + c] * g[c], made for tap u = c */
@@ -49,7 +51,7 @@ __device__ __forceinline__ void gauss(const float *v, const float *g6, double *a
             if (u > 5 && i - c >= 0 && i - c < N)
                 p = keep[c][i - c];
             else
-                p = widen(__fmul_rn(v[i], g6[c]));
+                p = widen_as<SIGNED>(__fmul_rn(v[i], g6[c]));
             if (u < 5)
                 keep[c][j] = p;
             acc[j] = u ? __dadd_rn(acc[j], p) : p;
@@ -76,18 +78,18 @@ __device__ __forceinline__ void ldsv(const float *p, float *v)
  * outputs from their CW + 10 samples v, rounded to f32, to o (16-byte
  * aligned). vsums_of: the vertical sums of R outputs from a column of
  * horizontal sums (pitch HP), rounded to f32, to out. */
-template <int CW>
+template <int CW, bool SIGNED>
 __device__ __forceinline__ void hsums_to(const float *v, const float *g6, float *o)
 {
     double acc[CW];
-    gauss<CW>(v, g6, acc);
+    gauss<CW, SIGNED>(v, g6, acc);
     float4 *o4 = reinterpret_cast<float4 *>(o);
 #pragma unroll
     for (int j = 0; j < CW / 4; j++)
         o4[j] = make_float4(narrow(acc[4 * j]), narrow(acc[4 * j + 1]), narrow(acc[4 * j + 2]),
                             narrow(acc[4 * j + 3]));
 }
-template <int R>
+template <int R, bool SIGNED>
 __device__ __forceinline__ void vsums_of(const float *col, const float *g6, float *out)
 {
     float hv[R + WIN - 1];
@@ -95,7 +97,7 @@ __device__ __forceinline__ void vsums_of(const float *col, const float *g6, floa
     for (int i = 0; i < R + WIN - 1; i++)
         hv[i] = col[i * HP];
     double acc[R];
-    gauss<R>(hv, g6, acc);
+    gauss<R, SIGNED>(hv, g6, acc);
 #pragma unroll
     for (int i = 0; i < R; i++)
         out[i] = narrow(acc[i]);
@@ -231,6 +233,8 @@ __global__ void __launch_bounds__(SSIM_CUDA_SHAPES[S].nt,
     constexpr int TH = SH.th, CW = SH.cw, R = SH.r, NT = SH.nt;
     constexpr int IH = TH + WIN - 1;
     constexpr int NV = (CW + WIN - 1 + 3) / 4; /* float4 loads of one item's inputs */
+    /* f32 planes (decimated) may hold negative samples; pictures do not. */
+    constexpr bool SG = std::is_same<P, float>::value;
     constexpr int N1 = IH * (TW / CW);         /* horizontal items per quantity */
     constexpr int N2 = TW * (TH / R);          /* vertical items per quantity */
     static_assert(TH % R == 0 && TW % CW == 0 && CW % 4 == 0, "whole items");
@@ -274,14 +278,14 @@ __global__ void __launch_bounds__(SSIM_CUDA_SHAPES[S].nt,
 #pragma unroll
             for (int i = 0; i < CW + WIN - 1; i++)
                 a[i] = __fmul_rn(a[i], one ? 1.0f : b[i]);
-            hsums_to<CW>(a, g6, s_h + (q * IH + rr) * HP + kk);
+            hsums_to<CW, SG>(a, g6, s_h + (q * IH + rr) * HP + kk);
         }
         __syncthreads();
         /* Phase 2: one quantity of R rows of one column per item. */
         for (int it = threadIdx.x; it < 5 * N2; it += NT) {
             const int q = it / N2, m = (it % N2) / TW;
             float mv[R];
-            vsums_of<R>(s_h + (q * IH + m * R) * HP + lane, g6, mv);
+            vsums_of<R, SG>(s_h + (q * IH + m * R) * HP + lane, g6, mv);
 #pragma unroll
             for (int i = 0; i < R; i++)
                 s_v[(q * TH + m * R + i) * TW + lane] = mv[i];
@@ -317,7 +321,7 @@ __global__ void __launch_bounds__(SSIM_CUDA_SHAPES[S].nt,
                     for (int i = 0; i < CW + WIN - 1; i++)
                         v[i] = __fmul_rn(v[i], b[i]);
                 }
-                hsums_to<CW>(v, g6, s_h + (q * IH + rr) * HP + kk);
+                hsums_to<CW, SG>(v, g6, s_h + (q * IH + rr) * HP + kk);
             }
         }
         __syncthreads();
@@ -328,7 +332,7 @@ __global__ void __launch_bounds__(SSIM_CUDA_SHAPES[S].nt,
             float mv[5][R];
 #pragma unroll
             for (int q = 0; q < 5; q++)
-                vsums_of<R>(s_h + (q * IH + m * R) * HP + lane, g6, mv[q]);
+                vsums_of<R, SG>(s_h + (q * IH + m * R) * HP + lane, g6, mv[q]);
 #pragma unroll
             for (int i = 0; i < R; i++) {
                 const int o = o0 + m * R + i;
