@@ -114,6 +114,7 @@ static bool twin_accepts(const VmafFeatureExtractor *twin, VmafFeatureDictionary
 }
 
 typedef struct Run {
+    int use_err; /* vmaf_use_feature's: options the CPU extractor refuses */
     int read_err[FRAMES], flush_err;
     int got[MAX_FEATURES][FRAMES]; /* vmaf_feature_score_at_index's code */
     double score[MAX_FEATURES][FRAMES];
@@ -148,9 +149,8 @@ static void score(const VmafFeatureExtractor *cpu, VmafFeatureDictionary *opts, 
     VmafFeatureDictionary *copy = NULL;
     err = vmaf_dict_copy(opts, &copy);
     CHECK(!err, "dictionary copy (%d)", err);
-    err = vmaf_use_feature(ctx, cpu->name, copy);
-    CHECK(!err, "vmaf_use_feature(%s, %s) (%d)", cpu->name, c->opts, err);
-    for (unsigned f = 0; f < FRAMES; f++) {
+    out->use_err = vmaf_use_feature(ctx, cpu->name, copy);
+    for (unsigned f = 0; f < FRAMES && !out->use_err; f++) {
         VmafPicture r, d;
         const bool dev = with_cuda && c->mem != MEM_HOST;
         int e1 = dev ? picture_in(c->mem, &ref[f], &r) : vmaf_picture_ref(&r, &ref[f]);
@@ -160,7 +160,7 @@ static void score(const VmafFeatureExtractor *cpu, VmafFeatureDictionary *opts, 
         if (f == 0 && ctx->req_cnt == 1)
             out->used = ctx->req[0].use;
     }
-    out->flush_err = vmaf_read_pictures(ctx, NULL, NULL, 0);
+    out->flush_err = out->use_err ? 0 : vmaf_read_pictures(ctx, NULL, NULL, 0);
     unsigned k = 0;
     for (const char *const *p = cpu->provided_features; p && *p && k < MAX_FEATURES; p++, k++)
         for (unsigned f = 0; f < FRAMES; f++)
@@ -250,6 +250,13 @@ static void run_case(const VmafFeatureExtractor *twin, const VmafFeatureExtracto
     } else {
         score(cpu, opts, &c, false, ref, dist, on_cpu);
         score(cpu, opts, &c, true, ref, dist, on_gpu);
+        /* Options the CPU extractor refuses (an ADM viewing distance below
+         * its range, say) are refused the same way with CUDA state. */
+        CHECK(on_cpu->use_err == on_gpu->use_err,
+              "%s: vmaf_use_feature returned %d on the CPU, %d with CUDA", what,
+              on_cpu->use_err, on_gpu->use_err);
+    }
+    if (on_cpu && on_gpu && !on_cpu->use_err) {
         CHECK(on_cpu->used == cpu, "%s: the context without CUDA state used %s", what,
               on_cpu->used ? on_cpu->used->name : "nothing");
         CHECK(on_gpu->used == (accepts ? twin : cpu),
