@@ -95,11 +95,17 @@ int bench_fill(const BenchSource *s, int is_ref, unsigned i, FILE *f, VmafPictur
                 }
         return 0;
     }
+    bench_copy_luma(s, is_ref, i, pic);
+    return 0;
+}
+
+void bench_copy_luma(const BenchSource *s, int is_ref, unsigned i, VmafPicture *pic)
+{
+    const size_t bps = s->bpc > 8 ? 2 : 1;
     const char *src = is_ref ? s->ref[i % BENCH_N_SRC] : s->dis[i % BENCH_N_SRC];
     for (unsigned y = 0; y < s->h; y++)
         memcpy((char *)pic->data[0] + (ptrdiff_t)y * pic->stride[0],
                src + (size_t)y * s->w * bps, s->w * bps);
-    return 0;
 }
 
 static int cmp_double(const void *a, const void *b)

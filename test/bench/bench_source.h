@@ -28,6 +28,8 @@ void bench_synth_free(BenchSource *s);
  * or the next frame of the raw file f; chroma left as allocated unless
  * read from the file. */
 int bench_fill(const BenchSource *s, int is_ref, unsigned i, FILE *f, VmafPicture *pic);
+/* Copies luma frame i of the synthetic cycle into an allocated picture. */
+void bench_copy_luma(const BenchSource *s, int is_ref, unsigned i, VmafPicture *pic);
 
 /* The median of n values (sorts them). */
 double bench_median(double *v, unsigned n);

@@ -10,10 +10,12 @@
  * context has CUDA state, so the extractors with a GPU twin run there
  * (wall time in every column; exit 77 without a usable GPU). With
  * --features a,b the table is instead each named feature alone (its
- * default options), 1 thread and N threads, at the same sizes.
+ * default options), 1 thread and N threads, at the same sizes. --e2e
+ * times the twins' steady state (start-up excluded) at 1080p and 4K from
+ * host pictures and from the context's pinned pool.
  *
  * Usage: bench_vmaf [--quick] [--frames-scale F] [--repeat R] [--threads N]
- *                   [--cpumask M] [--size WxH] [--cuda] [--features a,b]
+ *                   [--cpumask M] [--size WxH] [--cuda] [--features a,b] [--e2e]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,23 +66,30 @@ static int use_job(VmafContext *ctx, const Run *r, VmafModel *models[2])
 /* Mean ms per frame through the library, or -1: CPU time of this thread
  * when it does all the work (no workers: a busy shared machine then
  * disturbs the figure less), wall time with workers. */
-static double run(const BenchSource *s, const Run *r)
+/* A context scoring the run's job (with CUDA state for r->cuda); on
+ * failure *ctx is NULL or to be closed. */
+static int open_job(VmafContext **ctx, const Run *r, VmafModel *models[2])
 {
     VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = r->threads,
                               .cpumask = r->cpumask };
-    VmafContext *ctx;
-    if (vmaf_init(&ctx, cfg))
-        return -1;
-    int err = 0;
-    if (r->cuda) {
+    *ctx = NULL;
+    int err = vmaf_init(ctx, cfg);
+    if (!err && r->cuda) {
         VmafCudaState *cu = NULL;
         err = vmaf_cuda_state_init(&cu, (VmafCudaConfiguration){ 0 });
         if (!err)
-            err = vmaf_cuda_import_state(ctx, cu);
+            err = vmaf_cuda_import_state(*ctx, cu);
     }
+    return err ? err : use_job(*ctx, r, models);
+}
+
+static double run(const BenchSource *s, const Run *r)
+{
+    VmafContext *ctx;
     VmafModel *models[2] = { NULL, NULL };
-    if (!err)
-        err = use_job(ctx, r, models);
+    int err = open_job(&ctx, r, models);
+    if (!ctx)
+        return -1;
     double (*clock)(void) = r->threads || r->cuda ? bench_now : bench_cpu_now;
     const double t0 = clock();
     for (unsigned i = 0; i < r->frames && !err; i++) {
@@ -166,10 +175,111 @@ static int bench_features(const BenchSource *s, unsigned frames, unsigned thread
     return failed;
 }
 
+/* ---- --e2e: the twins' steady state from host and pinned pictures ---- */
+
+#define E2E_WARM 10 /* frames before the timing: start-up, graph captures */
+#define E2E_POOL 8  /* pictures in the context's pool (libvmaf_cuda.h) */
+
+typedef enum Source { SRC_HOST, SRC_PINNED, N_SOURCES } Source;
+
+/* Every pool picture filled once, before the timing (in a pipeline the
+ * decoder writes there): the timing is then the library's alone. */
+static int fill_pool(VmafContext *ctx, const BenchSource *s)
+{
+    VmafCudaPictureConfiguration pc = {
+        .pic_params = { .w = s->w, .h = s->h, .bpc = s->bpc, .pix_fmt = VMAF_PIX_FMT_YUV420P },
+        .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED,
+    };
+    int err = vmaf_cuda_preallocate_pictures(ctx, pc);
+    VmafPicture all[E2E_POOL];
+    int n = 0;
+    for (; !err && n < E2E_POOL; n++) {
+        err = vmaf_cuda_fetch_preallocated_picture(ctx, &all[n]);
+        if (err)
+            break;
+        bench_copy_luma(s, !(n & 1), (unsigned)n / 2, &all[n]);
+    }
+    while (n > 0)
+        vmaf_picture_unref(&all[--n]);
+    return err;
+}
+
+/* The next input pair: pool pictures as they are, or new host pictures
+ * filled here (a caller's own allocation and copy, in the timing). */
+static int next_pair(VmafContext *ctx, const BenchSource *s, Source src, unsigned i,
+                     VmafPicture p[2])
+{
+    for (int k = 0; k < 2; k++) {
+        const int err = src == SRC_PINNED ? vmaf_cuda_fetch_preallocated_picture(ctx, &p[k])
+                                          : bench_fill(s, !k, i, NULL, &p[k]);
+        if (err) {
+            if (k)
+                vmaf_picture_unref(&p[0]);
+            return err;
+        }
+    }
+    return 0;
+}
+
+/* Steady-state ms a frame of the job on the twins, timed from after
+ * E2E_WARM frames to the final flush, or -1; *startup_ms: the warm-up's
+ * time (from vmaf_init) beyond its frames at that rate. */
+static double run_e2e(const BenchSource *s, const Run *r, Source src, double *startup_ms)
+{
+    const double t_open = bench_now();
+    VmafContext *ctx;
+    VmafModel *models[2] = { NULL, NULL };
+    int err = open_job(&ctx, r, models);
+    if (!ctx)
+        return -1;
+    if (!err && src == SRC_PINNED)
+        err = fill_pool(ctx, s);
+    double t0 = 0.0;
+    for (int i = -E2E_WARM; i < (int)r->frames && !err; i++) {
+        if (!i)
+            t0 = bench_now();
+        VmafPicture p[2];
+        err = next_pair(ctx, s, src, (unsigned)(i + E2E_WARM), p);
+        if (!err)
+            err = vmaf_read_pictures(ctx, &p[0], &p[1], (unsigned)(i + E2E_WARM));
+    }
+    if (!err)
+        err = vmaf_read_pictures(ctx, NULL, NULL, 0);
+    const double ms = (bench_now() - t0) * 1e3 / r->frames;
+    *startup_ms = (t0 - t_open) * 1e3 - E2E_WARM * ms;
+    vmaf_close(ctx);
+    vmaf_model_destroy(models[0]);
+    vmaf_model_destroy(models[1]);
+    return err ? -1 : ms;
+}
+
+/* Rows of VMAF and VMAF + NEG from host and pinned pictures: the fastest
+ * of `rounds`. */
+static int bench_e2e(const BenchSource *s, unsigned frames, unsigned rounds)
+{
+    int failed = 0;
+    for (Job job = JOB_VMAF; job <= JOB_VMAF_NEG && !failed; job++) {
+        const Run r = { .job = job, .frames = frames, .cuda = 1 };
+        double ms[N_SOURCES] = { 0 }, up[N_SOURCES] = { 0 };
+        for (unsigned round = 0; round < rounds; round++)
+            for (int k = 0; k < N_SOURCES; k++) {
+                double u = 0.0;
+                const double m = run_e2e(s, &r, (Source)k, &u);
+                failed |= m < 0;
+                if (!round || m < ms[k])
+                    ms[k] = m, up[k] = u;
+            }
+        printf("| %ux%u | %u | %s | %.3f (%.0f fps) | %.3f (%.0f fps) | %.0f |\n", s->w, s->h,
+               s->bpc, job == JOB_VMAF ? "vmaf" : "vmaf+neg", ms[SRC_HOST], 1e3 / ms[SRC_HOST],
+               ms[SRC_PINNED], 1e3 / ms[SRC_PINNED], up[SRC_PINNED]);
+    }
+    return failed;
+}
+
 /* Synthetic frames of one size and depth, then its rows. */
 static int bench_at(unsigned w, unsigned h, unsigned bpc, unsigned frames, unsigned threads,
-                    unsigned cpumask, unsigned rounds, int cuda, char *const *features,
-                    unsigned n_features)
+                    unsigned cpumask, unsigned rounds, int cuda, int e2e,
+                    char *const *features, unsigned n_features)
 {
     BenchSource s = { .w = w, .h = h, .bpc = bpc, .fmt = 420 };
     if (bench_synth(&s)) {
@@ -178,9 +288,10 @@ static int bench_at(unsigned w, unsigned h, unsigned bpc, unsigned frames, unsig
         return 1;
     }
     const int failed =
-        n_features ? bench_features(&s, frames, threads, cpumask, rounds, cuda, features,
-                                    n_features)
-                   : bench_size(&s, frames, threads, cpumask, rounds, cuda);
+        e2e          ? bench_e2e(&s, frames, rounds)
+        : n_features ? bench_features(&s, frames, threads, cpumask, rounds, cuda, features,
+                                      n_features)
+                     : bench_size(&s, frames, threads, cpumask, rounds, cuda);
     fflush(stdout);
     bench_synth_free(&s);
     return failed;
@@ -199,7 +310,7 @@ int main(int argc, char **argv)
     const long nproc = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = nproc > 0 ? (unsigned)nproc : 1, cpumask = 0, only_w = 0, only_h = 0;
     unsigned rounds = 3;
-    int cuda = 0;
+    int cuda = 0, e2e = 0;
     char *features[MAX_FEATURES];
     unsigned n_features = 0;
     for (int i = 1; i < argc; i++) {
@@ -213,6 +324,8 @@ int main(int argc, char **argv)
             threads = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cuda"))
             cuda = 1;
+        else if (!strcmp(argv[i], "--e2e"))
+            cuda = e2e = 1;
         else if (!strcmp(argv[i], "--features") && i + 1 < argc)
             for (char *f = strtok(argv[++i], ","); f && n_features < MAX_FEATURES;
                  f = strtok(NULL, ","))
@@ -224,7 +337,7 @@ int main(int argc, char **argv)
             continue;
         else {
             fprintf(stderr, "usage: %s [--quick] [--frames-scale F] [--repeat R] [--threads N] "
-                            "[--cpumask M] [--size WxH] [--cuda] [--features a,b]\n",
+                            "[--cpumask M] [--size WxH] [--cuda] [--features a,b] [--e2e]\n",
                     argv[0]);
             return 2;
         }
@@ -244,7 +357,15 @@ int main(int argc, char **argv)
         (void)vmaf_cuda_import_state(NULL, probe);
         vmaf_set_log_callback(NULL, NULL);
     }
-    if (n_features)
+    if (e2e)
+        printf("VMAF on the CUDA twins, steady state: ms a frame (frames a second) through "
+               "vmaf_read_pictures after %d warm-up frames, up to the final flush, in the "
+               "caller; host = pictures allocated and filled by the caller each frame, pinned "
+               "= the context's pinned pool (filled once, before the timing); start-up = the warm-up's time from vmaf_init "
+               "beyond its frames, pinned; fastest of %u rounds\n\n| size | bpc | job | host "
+               "| pinned | start-up ms |\n| --- | --- | --- | --- | --- | --- |\n",
+               E2E_WARM, rounds);
+    else if (n_features)
         printf("%s benchmark, ms a frame of each feature alone through vmaf_read_pictures, "
                "fastest of %u rounds; 1 thread = in the caller, %u threads = frames in "
                "parallel (wall time)\n\n| feature | size | bpc | 1 thr | %u thr |\n"
@@ -262,15 +383,16 @@ int main(int argc, char **argv)
                threads, threads);
     }
     int failed = 0;
-    /* Features alone at 1080p and 4K; VMAF from 576x324 too. */
-    for (size_t i = n_features ? 1 : 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+    /* Features alone and the steady state at 1080p and 4K; VMAF from
+     * 576x324 too. The steady state runs longer: 60 times the frames. */
+    for (size_t i = n_features || e2e ? 1 : 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
         if (only_w && (sizes[i].w != only_w || sizes[i].h != only_h))
             continue;
-        unsigned frames = (unsigned)(sizes[i].frames * fscale + 0.5);
+        unsigned frames = (unsigned)(sizes[i].frames * (e2e ? 60 : 1) * fscale + 0.5);
         frames = frames < 2 ? 2 : frames;
         for (unsigned bpc = 8; bpc <= 10; bpc += 2)
             failed |= bench_at(sizes[i].w, sizes[i].h, bpc, frames, threads, cpumask, rounds,
-                               cuda, features, n_features);
+                               cuda, e2e, features, n_features);
     }
     return failed;
 }

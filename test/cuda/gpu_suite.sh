@@ -114,6 +114,7 @@ report() {
     [ -f "$LOG/bench_odd.log" ] && cat "$LOG/bench_odd.log"
     [ -f "$LOG/bench_cpu.log" ] && cat "$LOG/bench_cpu.log"
     [ -f "$LOG/bench_vmaf_cuda.log" ] && cat "$LOG/bench_vmaf_cuda.log"
+    [ -f "$LOG/bench_vmaf_e2e.log" ] && cat "$LOG/bench_vmaf_e2e.log"
     [ -f "$LOG/bench_vmaf_cpu.log" ] && cat "$LOG/bench_vmaf_cpu.log"
     [ -f "$LOG/bench_metrics_cuda.log" ] && cat "$LOG/bench_metrics_cuda.log"
     [ -f "$LOG/bench_metrics_cpu.log" ] && cat "$LOG/bench_metrics_cpu.log"
@@ -277,6 +278,8 @@ if [ "${BENCH:-1}" != 0 ]; then
     if [ -x "$BUILD/test/bench/bench_vmaf" ]; then
         step "VMAF benchmark, CUDA twins" bench_vmaf_cuda.log \
             "$BUILD/test/bench/bench_vmaf" --cuda --frames-scale 4 --repeat 2
+        step "VMAF steady state, CUDA twins" bench_vmaf_e2e.log \
+            "$BUILD/test/bench/bench_vmaf" --e2e --repeat 2
         step "VMAF benchmark, CPU" bench_vmaf_cpu.log "$BUILD/test/bench/bench_vmaf" --repeat 1
         # The other metrics' twins, each alone, and their CPU extractors.
         metrics=psnr,float_ms_ssim
