@@ -9,14 +9,18 @@
  * ever adds time, sways the table and its ratios less. With --cuda the
  * context has CUDA state, so the extractors with a GPU twin run there
  * (wall time in every column; exit 77 without a usable GPU). With
- * --features a,b the table is instead each named feature alone (its
- * default options), 1 thread and N threads, at the same sizes. --e2e
+ * --features a,b the table is instead a row a spec, 1 thread and N
+ * threads, at the same sizes: a spec is a feature ("name" or
+ * "name=opt=value:opt=value"), or several joined by '+' into one run,
+ * where "vmaf" and "vmaf_neg" stand for those models. --e2e
  * times the twins' steady state (start-up excluded) at 1080p and 4K from
- * host pictures and from the context's pinned pool.
+ * host pictures and from the context's pinned pool, of VMAF and VMAF +
+ * NEG or of the --features specs.
  *
  * Usage: bench_vmaf [--quick] [--frames-scale F] [--repeat R] [--threads N]
  *                   [--cpumask M] [--size WxH] [--cuda] [--features a,b] [--e2e]
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,38 +38,75 @@ typedef enum Job { JOB_VMAF, JOB_VMAF_NEG, JOB_MOTION, JOB_VIF, JOB_ADM, N_JOBS 
 
 typedef struct Run {
     Job job;
-    const char *feature; /* instead of the job: this feature alone */
+    const char *feature; /* instead of the job: a feature spec (use_spec) */
     unsigned threads;
     unsigned cpumask;
     unsigned frames;
     int cuda;
 } Run;
 
+/* Loads model m (0 vmaf_v0.6.1 as "vmaf", 1 vmaf_v0.6.1neg as "vmaf_neg")
+ * and asks the context for its features. */
+static int use_model(VmafContext *ctx, int m, VmafModel *models[2])
+{
+    static const char *const version[2] = { "vmaf_v0.6.1", "vmaf_v0.6.1neg" };
+    VmafModelConfig cfg = { .name = m ? "vmaf_neg" : "vmaf" };
+    int err = vmaf_model_load(&models[m], &cfg, version[m]);
+    return err ? err : vmaf_use_features_from_model(ctx, models[m]);
+}
+
+/* One feature "name" or "name=opt=value:opt=value". */
+static int use_one(VmafContext *ctx, char *spec)
+{
+    char *opts = strchr(spec, '=');
+    VmafFeatureDictionary *d = NULL;
+    if (opts) {
+        *opts++ = '\0';
+        char *save = NULL;
+        for (char *kv = strtok_r(opts, ":", &save); kv; kv = strtok_r(NULL, ":", &save)) {
+            char *v = strchr(kv, '=');
+            if (!v || vmaf_feature_dictionary_set(&d, kv, (*v = '\0', v + 1))) {
+                vmaf_feature_dictionary_free(&d);
+                return -EINVAL;
+            }
+        }
+    }
+    return vmaf_use_feature(ctx, spec, d);
+}
+
+/* A spec: features or the models "vmaf" and "vmaf_neg", joined by '+'
+ * into one set (the AOM CTC preset's, say). */
+static int use_spec(VmafContext *ctx, const char *spec, VmafModel *models[2])
+{
+    char buf[512];
+    if (strlen(spec) >= sizeof(buf))
+        return -EINVAL;
+    strcpy(buf, spec);
+    int err = 0;
+    char *save = NULL;
+    for (char *f = strtok_r(buf, "+", &save); f && !err; f = strtok_r(NULL, "+", &save))
+        err = !strcmp(f, "vmaf")       ? use_model(ctx, 0, models)
+              : !strcmp(f, "vmaf_neg") ? use_model(ctx, 1, models)
+                                       : use_one(ctx, f);
+    return err;
+}
+
 /* Asks the context for what the job scores; the models are returned for
  * the caller to free after vmaf_close(). */
 static int use_job(VmafContext *ctx, const Run *r, VmafModel *models[2])
 {
     if (r->feature)
-        return vmaf_use_feature(ctx, r->feature, NULL);
+        return use_spec(ctx, r->feature, models);
     const Job job = r->job;
     static const char *const feature[N_JOBS] = { NULL, NULL, "motion", "vif", "adm" };
     if (feature[job])
         return vmaf_use_feature(ctx, feature[job], NULL);
-    static const char *const version[2] = { "vmaf_v0.6.1", "vmaf_v0.6.1neg" };
-    for (int m = 0; m < (job == JOB_VMAF_NEG ? 2 : 1); m++) {
-        VmafModelConfig cfg = { .name = m ? "vmaf_neg" : "vmaf" };
-        int err = vmaf_model_load(&models[m], &cfg, version[m]);
-        if (!err)
-            err = vmaf_use_features_from_model(ctx, models[m]);
-        if (err)
-            return err;
-    }
-    return 0;
+    int err = 0;
+    for (int m = 0; m < (job == JOB_VMAF_NEG ? 2 : 1) && !err; m++)
+        err = use_model(ctx, m, models);
+    return err;
 }
 
-/* Mean ms per frame through the library, or -1: CPU time of this thread
- * when it does all the work (no workers: a busy shared machine then
- * disturbs the figure less), wall time with workers. */
 /* A context scoring the run's job (with CUDA state for r->cuda); on
  * failure *ctx is NULL or to be closed. */
 static int open_job(VmafContext **ctx, const Run *r, VmafModel *models[2])
@@ -80,9 +121,17 @@ static int open_job(VmafContext **ctx, const Run *r, VmafModel *models[2])
         if (!err)
             err = vmaf_cuda_import_state(*ctx, cu);
     }
-    return err ? err : use_job(*ctx, r, models);
+    if (!err)
+        err = use_job(*ctx, r, models);
+    if (err)
+        fprintf(stderr, "bench_vmaf: cannot set up %s: %s\n",
+                r->feature ? r->feature : "the job", strerror(-err));
+    return err;
 }
 
+/* Mean ms per frame through the library, or -1: CPU time of this thread
+ * when it does all the work (no workers: a busy shared machine then
+ * disturbs the figure less), wall time with workers. */
 static double run(const BenchSource *s, const Run *r)
 {
     VmafContext *ctx;
@@ -255,23 +304,28 @@ static double run_e2e(const BenchSource *s, const Run *r, Source src, double *st
 
 /* Rows of VMAF and VMAF + NEG from host and pinned pictures: the fastest
  * of `rounds`. */
-static int bench_e2e(const BenchSource *s, unsigned frames, unsigned rounds)
+static int bench_e2e(const BenchSource *s, unsigned frames, unsigned rounds,
+                     char *const *features, unsigned n_features)
 {
     int failed = 0;
-    for (Job job = JOB_VMAF; job <= JOB_VMAF_NEG && !failed; job++) {
-        const Run r = { .job = job, .frames = frames, .cuda = 1 };
+    const unsigned rows = n_features ? n_features : 2;
+    for (unsigned k = 0; k < rows && !failed; k++) {
+        const Run r = { .job = k ? JOB_VMAF_NEG : JOB_VMAF,
+                        .feature = n_features ? features[k] : NULL,
+                        .frames = frames,
+                        .cuda = 1 };
         double ms[N_SOURCES] = { 0 }, up[N_SOURCES] = { 0 };
         for (unsigned round = 0; round < rounds; round++)
-            for (int k = 0; k < N_SOURCES; k++) {
+            for (int src = 0; src < N_SOURCES; src++) {
                 double u = 0.0;
-                const double m = run_e2e(s, &r, (Source)k, &u);
+                const double m = run_e2e(s, &r, (Source)src, &u);
                 failed |= m < 0;
-                if (!round || m < ms[k])
-                    ms[k] = m, up[k] = u;
+                if (!round || m < ms[src])
+                    ms[src] = m, up[src] = u;
             }
         printf("| %ux%u | %u | %s | %.3f (%.0f fps) | %.3f (%.0f fps) | %.0f |\n", s->w, s->h,
-               s->bpc, job == JOB_VMAF ? "vmaf" : "vmaf+neg", ms[SRC_HOST], 1e3 / ms[SRC_HOST],
-               ms[SRC_PINNED], 1e3 / ms[SRC_PINNED], up[SRC_PINNED]);
+               s->bpc, r.feature ? r.feature : k ? "vmaf+neg" : "vmaf", ms[SRC_HOST],
+               1e3 / ms[SRC_HOST], ms[SRC_PINNED], 1e3 / ms[SRC_PINNED], up[SRC_PINNED]);
     }
     return failed;
 }
@@ -288,7 +342,7 @@ static int bench_at(unsigned w, unsigned h, unsigned bpc, unsigned frames, unsig
         return 1;
     }
     const int failed =
-        e2e          ? bench_e2e(&s, frames, rounds)
+        e2e          ? bench_e2e(&s, frames, rounds, features, n_features)
         : n_features ? bench_features(&s, frames, threads, cpumask, rounds, cuda, features,
                                       n_features)
                      : bench_size(&s, frames, threads, cpumask, rounds, cuda);
@@ -358,13 +412,14 @@ int main(int argc, char **argv)
         vmaf_set_log_callback(NULL, NULL);
     }
     if (e2e)
-        printf("VMAF on the CUDA twins, steady state: ms a frame (frames a second) through "
+        printf("%s on the CUDA twins, steady state: ms a frame (frames a second) through "
                "vmaf_read_pictures after %d warm-up frames, up to the final flush, in the "
-               "caller; host = pictures allocated and filled by the caller each frame, pinned "
-               "= the context's pinned pool (filled once, before the timing); start-up = the warm-up's time from vmaf_init "
-               "beyond its frames, pinned; fastest of %u rounds\n\n| size | bpc | job | host "
-               "| pinned | start-up ms |\n| --- | --- | --- | --- | --- | --- |\n",
-               E2E_WARM, rounds);
+               "caller; host = pictures allocated and filled by the caller each frame, "
+               "pinned = the context's pinned pool (filled once, before the timing); "
+               "start-up = the warm-up's time from vmaf_init beyond its frames, pinned; "
+               "fastest of %u rounds\n\n| size | bpc | job | host | pinned | start-up ms "
+               "|\n| --- | --- | --- | --- | --- | --- |\n",
+               n_features ? "Features" : "VMAF", E2E_WARM, rounds);
     else if (n_features)
         printf("%s benchmark, ms a frame of each feature alone through vmaf_read_pictures, "
                "fastest of %u rounds; 1 thread = in the caller, %u threads = frames in "

@@ -281,10 +281,15 @@ if [ "${BENCH:-1}" != 0 ]; then
         step "VMAF steady state, CUDA twins" bench_vmaf_e2e.log \
             "$BUILD/test/bench/bench_vmaf" --e2e --repeat 2
         step "VMAF benchmark, CPU" bench_vmaf_cpu.log "$BUILD/test/bench/bench_vmaf" --repeat 1
-        # The other metrics' twins, each alone, and their CPU extractors.
+        # The other metrics' twins, each alone, and the part of the AOM CTC
+        # preset (tools/cli_presets.c) that has twins, in steady state; then
+        # the CPU extractors.
         metrics=psnr,float_ms_ssim
-        step "metrics benchmark, CUDA twins" bench_metrics_cuda.log \
-            "$BUILD/test/bench/bench_vmaf" --cuda --features $metrics --frames-scale 4 --repeat 2
+        aom="vmaf+vmaf_neg+psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5"
+        aom="$aom+float_ssim=enable_db=true:clip_db=true+float_ms_ssim=enable_db=true:clip_db=true"
+        step "metrics steady state, CUDA twins" bench_metrics_cuda.log \
+            "$BUILD/test/bench/bench_vmaf" --e2e --features "$metrics,$aom" --frames-scale 0.5 \
+            --repeat 2
         step "metrics benchmark, CPU" bench_metrics_cpu.log \
             "$BUILD/test/bench/bench_vmaf" --features $metrics --repeat 1
     fi
