@@ -2,8 +2,8 @@
  * The PSNR-HVS error of a plane. Each step keeps the reference's types:
  * block means, variances and sums are float, integers enter them as
  * float, the masking threshold is the double square root of a float
- * product, and the error sum is one float added block by block,
- * coefficient by coefficient (row-major), so its rounding is the
+ * product (psnr_hvs_block.h), and the error sum is one float added block
+ * by block, coefficient by coefficient (row-major), so its rounding is the
  * reference's. Built with -ffp-contract=off.
  */
 #include <math.h>
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "feature/psnr_hvs/psnr_hvs.h"
+#include "feature/psnr_hvs/psnr_hvs_block.h"
 
 /* Xiph's tables, as the reference has them: double constants stored as
  * float. */
@@ -67,11 +68,20 @@ const float vmaf_psnr_hvs_csf[3][8][8] = {
 
 /* The masking weight of each coefficient: the table scaled by the
  * constant of PSNR-HVS-M, squared. */
-static void masking_of(const float csf[8][8], float mask[8][8])
+void vmaf_psnr_hvs_mask(int table, float mask[8][8])
 {
+    const float(*csf)[8] = vmaf_psnr_hvs_csf[table];
     for (int i = 0; i < 8; i++)
         for (int j = 0; j < 8; j++)
             mask[i][j] = (csf[i][j] * 0.3885746225901003) * (csf[i][j] * 0.3885746225901003);
+}
+
+float vmaf_psnr_hvs_normalize(float sum, int count, unsigned bpc)
+{
+    sum /= count;
+    const int32_t peak = (1 << bpc) - 1;
+    sum /= peak * peak;
+    return sum;
 }
 
 static void load_block(const void *p, ptrdiff_t stride, unsigned y, unsigned x, unsigned bpc,
@@ -85,81 +95,25 @@ static void load_block(const void *p, ptrdiff_t stride, unsigned y, unsigned x, 
     }
 }
 
-/* Which 4x4 quarter of the block sample (i, j) lies in. */
-static inline int quarter(int i, int j)
-{
-    return ((i & 12) >> 2) + ((j & 12) >> 1);
-}
-
-/* The block's variance spread: the sum of its quarters' variances over
- * its whole variance (that whole variance when it is 0). */
-static float variance_ratio(const int32_t b[64])
-{
-    float mean = 0, qmean[4] = { 0 }, var = 0, qvar[4] = { 0 };
-    for (int k = 0; k < 64; k++) {
-        mean += b[k];
-        qmean[quarter(k / 8, k % 8)] += b[k];
-    }
-    mean /= 64.f;
-    for (int q = 0; q < 4; q++)
-        qmean[q] /= 16.f;
-    for (int k = 0; k < 64; k++) {
-        const int q = quarter(k / 8, k % 8);
-        var += (b[k] - mean) * (b[k] - mean);
-        qvar[q] += (b[k] - qmean[q]) * (b[k] - qmean[q]);
-    }
-    var *= 1 / 63.f * 64;
-    for (int q = 0; q < 4; q++)
-        qvar[q] *= 1 / 15.f * 16;
-    if (var > 0)
-        var = (qvar[0] + qvar[1] + qvar[2] + qvar[3]) / var;
-    return var;
-}
-
-/* The masking threshold of a transformed block: its AC energy weighted by
- * the mask, times the variance ratio, square-rooted. */
-static float threshold_of(const int32_t dct[64], const float mask[8][8], float ratio)
-{
-    float energy = 0;
-    for (int i = 0; i < 8; i++)
-        for (int j = i == 0; j < 8; j++)
-            energy += dct[i * 8 + j] * dct[i * 8 + j] * mask[i][j];
-    return sqrt(energy * ratio) / 32.f;
-}
-
 float vmaf_psnr_hvs_error(const void *ref, ptrdiff_t ref_stride, const void *dis,
                           ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc,
                           int table)
 {
-    const float(*csf)[8] = vmaf_psnr_hvs_csf[table];
     float mask[8][8];
-    masking_of(csf, mask);
+    vmaf_psnr_hvs_mask(table, mask);
     float sum = 0;
     int count = 0;
     for (unsigned y = 0; y + 7 < h; y += 7) {
         for (unsigned x = 0; x + 7 < w; x += 7) {
             int32_t s[64], d[64];
+            float terms[64];
             load_block(ref, ref_stride, y, x, bpc, s);
             load_block(dis, dis_stride, y, x, bpc, d);
-            const float s_ratio = variance_ratio(s), d_ratio = variance_ratio(d);
-            vmaf_psnr_hvs_dct8x8(s);
-            vmaf_psnr_hvs_dct8x8(d);
-            float limit = threshold_of(s, mask, s_ratio);
-            const float d_limit = threshold_of(d, mask, d_ratio);
-            if (d_limit > limit)
-                limit = d_limit;
-            for (int i = 0; i < 8; i++)
-                for (int j = 0; j < 8; j++) {
-                    float err = abs(s[i * 8 + j] - d[i * 8 + j]);
-                    if (i != 0 || j != 0)
-                        err = err < limit / mask[i][j] ? 0 : err - limit / mask[i][j];
-                    sum += (err * csf[i][j]) * (err * csf[i][j]);
-                    count++;
-                }
+            psnr_hvs_block_terms(s, d, mask, vmaf_psnr_hvs_csf[table], terms);
+            for (int k = 0; k < 64; k++)
+                sum += terms[k];
+            count += 64;
         }
     }
-    sum /= count;
-    const int32_t peak = (1 << bpc) - 1;
-    sum /= peak * peak;
-    return sum;
+    return vmaf_psnr_hvs_normalize(sum, count, bpc);
 }

@@ -15,8 +15,12 @@
 enum { PSNR_HVS_Y, PSNR_HVS_CB, PSNR_HVS_CR };
 extern const float vmaf_psnr_hvs_csf[3][8][8];
 
-/* The 2-D transform of an 8x8 block (row-major), in place. */
-void vmaf_psnr_hvs_dct8x8(int32_t block[64]);
+/* The masking weights of sensitivity table `table`. */
+void vmaf_psnr_hvs_mask(int table, float mask[8][8]);
+
+/* A plane's error from the sum of its count terms (block by block, each
+ * block's 64 row-major): the sum over count, over the squared peak. */
+float vmaf_psnr_hvs_normalize(float sum, int count, unsigned bpc);
 
 /* The mean weighted error of a w x h plane (samples of bpc bits, uint8_t
  * at 8 bits, else uint16_t; strides in bytes) over the sensitivity table
