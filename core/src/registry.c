@@ -23,6 +23,7 @@ extern const VmafFeatureExtractor vmaf_fex_vif_cuda;
 extern const VmafFeatureExtractor vmaf_fex_adm_cuda;
 extern const VmafFeatureExtractor vmaf_fex_float_ms_ssim_cuda;
 extern const VmafFeatureExtractor vmaf_fex_psnr_cuda;
+extern const VmafFeatureExtractor vmaf_fex_psnr_hvs_cuda;
 #endif
 
 static const VmafFeatureExtractor *const table[] = {
@@ -41,6 +42,7 @@ static const VmafFeatureExtractor *const table[] = {
     &vmaf_fex_adm_cuda,
     &vmaf_fex_float_ms_ssim_cuda,
     &vmaf_fex_psnr_cuda,
+    &vmaf_fex_psnr_hvs_cuda,
 #endif
 };
 
@@ -60,6 +62,7 @@ static const struct {
     { "adm_cuda", &vmaf_fex_adm },
     { "float_ms_ssim_cuda", &vmaf_fex_float_ms_ssim },
     { "psnr_cuda", &vmaf_fex_psnr },
+    { "psnr_hvs_cuda", &vmaf_fex_psnr_hvs },
 #endif
     { NULL, NULL },
 };

@@ -284,9 +284,10 @@ if [ "${BENCH:-1}" != 0 ]; then
         # The other metrics' twins, each alone, and the part of the AOM CTC
         # preset (tools/cli_presets.c) that has twins, in steady state; then
         # the CPU extractors.
-        metrics=psnr,float_ms_ssim
+        metrics=psnr,float_ms_ssim,psnr_hvs
         aom="vmaf+vmaf_neg+psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5"
         aom="$aom+float_ssim=enable_db=true:clip_db=true+float_ms_ssim=enable_db=true:clip_db=true"
+        aom="$aom+psnr_hvs"
         step "metrics steady state, CUDA twins" bench_metrics_cuda.log \
             "$BUILD/test/bench/bench_vmaf" --e2e --features "$metrics,$aom" --frames-scale 0.5 \
             --repeat 2

@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "feature/feature_collector.h"
+#include "feature/feature_extractor.h"
+
 /* The contrast sensitivity tables: luma, and the 4:2:0 Cb and Cr ones
  * the reference uses for chroma of every format. */
 enum { PSNR_HVS_Y, PSNR_HVS_CB, PSNR_HVS_CR };
@@ -29,5 +32,14 @@ float vmaf_psnr_hvs_normalize(float sum, int count, unsigned bpc);
 float vmaf_psnr_hvs_error(const void *ref, ptrdiff_t ref_stride, const void *dis,
                           ptrdiff_t dis_stride, unsigned w, unsigned h, unsigned bpc,
                           int table);
+
+/* The extractor's, shared with its CUDA twin. The planes' sizes, in the
+ * reference's rounding, after refusing what psnr_hvs cannot score (more
+ * than 12 bits, 4:0:0, a plane without an 8x8 block): 0 or -EINVAL. */
+int vmaf_psnr_hvs_planes(const VmafFex *fex, unsigned pw[3], unsigned ph[3]);
+
+/* Stores the frame's scores from its three planes' errors. */
+int vmaf_psnr_hvs_store(const VmafFex *fex, VmafFeatureCollector *fc, const double error[3],
+                        unsigned index);
 
 #endif /* LIBVMAF_SRC_FEATURE_PSNR_HVS_PSNR_HVS_H */

@@ -21,13 +21,13 @@
 #ifndef LIBVMAF_SRC_FEATURE_PSNR_HVS_PSNR_HVS_BLOCK_H
 #define LIBVMAF_SRC_FEATURE_PSNR_HVS_PSNR_HVS_BLOCK_H
 
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #ifdef __CUDACC__
 #define PSNR_HVS_FN static __host__ __device__ __forceinline__
 #else
-#include <math.h>
-#include <stdlib.h>
 #define PSNR_HVS_FN static inline
 #endif
 

@@ -21,9 +21,8 @@ typedef struct PsnrHvsState {
 static const char *const provided_features[] = { "psnr_hvs_y", "psnr_hvs_cb", "psnr_hvs_cr",
                                                  "psnr_hvs", NULL };
 
-static int init(VmafFex *fex)
+int vmaf_psnr_hvs_planes(const VmafFex *fex, unsigned pw[3], unsigned ph[3])
 {
-    PsnrHvsState *st = fex->priv;
     if (fex->bpc > 12) {
         vmaf_error("psnr_hvs: %u-bit pictures: its integer transform is defined up to 12 "
                    "bits; convert the inputs to 12 bits or fewer", fex->bpc);
@@ -35,22 +34,39 @@ static int init(VmafFex *fex)
         return -EINVAL;
     }
     for (unsigned p = 0; p < 3; p++)
-        vmaf_fex_reference_plane_size(fex, p, &st->pw[p], &st->ph[p]);
+        vmaf_fex_reference_plane_size(fex, p, &pw[p], &ph[p]);
     /* Without one 8x8 block a plane's error is 0/0, which the reference
      * reports as NaN. */
-    if (st->pw[1] < 8 || st->ph[1] < 8) {
+    if (pw[1] < 8 || ph[1] < 8) {
         vmaf_error("psnr_hvs: %ux%u pictures have %ux%u chroma planes, and it needs an 8x8 "
                    "block in every plane: give pictures of at least %ux%u", fex->w, fex->h,
-                   st->pw[1], st->ph[1], st->pw[1] < fex->w ? 16 : 8,
-                   st->ph[1] < fex->h ? 16 : 8);
+                   pw[1], ph[1], pw[1] < fex->w ? 16 : 8, ph[1] < fex->h ? 16 : 8);
         return -EINVAL;
     }
     return 0;
 }
 
+static int init(VmafFex *fex)
+{
+    PsnrHvsState *st = fex->priv;
+    return vmaf_psnr_hvs_planes(fex, st->pw, st->ph);
+}
+
 static double to_db(double error)
 {
     return 10 * (-1 * log10(1.0 * error));
+}
+
+int vmaf_psnr_hvs_store(const VmafFex *fex, VmafFeatureCollector *fc, const double error[3],
+                        unsigned index)
+{
+    int err = 0;
+    for (int p = 0; p < 3 && !err; p++)
+        err = vmaf_fex_store(fex, fc, provided_features[p], to_db(error[p]), index);
+    if (err)
+        return err;
+    const double combined = error[0] * .8 + .1 * (error[1] + error[2]);
+    return vmaf_fex_store(fex, fc, "psnr_hvs", to_db(combined), index);
 }
 
 static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector *fc)
@@ -59,17 +75,15 @@ static int extract(VmafFex *fex, const VmafFexFrame *frame, VmafFeatureCollector
     int err = vmaf_fex_check_frame(fex, frame);
     if (!err)
         err = vmaf_fex_check_chroma(fex, frame, st->pw[1], st->ph[1]);
+    if (err)
+        return err;
     double error[3];
-    for (int p = 0; p < 3 && !err; p++) {
+    for (int p = 0; p < 3; p++) {
         const VmafPicture *a = frame->ref, *b = frame->dist;
         error[p] = vmaf_psnr_hvs_error(a->data[p], a->stride[p], b->data[p], b->stride[p],
                                        st->pw[p], st->ph[p], fex->bpc, p);
-        err = vmaf_fex_store(fex, fc, provided_features[p], to_db(error[p]), frame->index);
     }
-    if (err)
-        return err;
-    const double combined = error[0] * .8 + .1 * (error[1] + error[2]);
-    return vmaf_fex_store(fex, fc, "psnr_hvs", to_db(combined), frame->index);
+    return vmaf_psnr_hvs_store(fex, fc, error, frame->index);
 }
 
 static void close_fex(VmafFex *fex)
