@@ -64,15 +64,17 @@ __device__ __forceinline__ double div_d(double a, double b)
 {
     return PROBE ? __dmul_rn(a, b) : __ddiv_rn(a, b);
 }
-/* a / b, correctly rounded, for a and b in [2^-64, 2^64]: the combine's two
- * f64 divisions. The library's division (div.rn.f64) is a seed from the
+/* a / b, correctly rounded, for |a| and b in [2^-64, 2^64] or a = 0 (the
+ * steps below are symmetric in the sign of a): the combine's two f64
+ * divisions. The library's division (div.rn.f64) is a seed from the
  * reciprocal unit (MUFU.RCP64H of b's high word, low word 1), two Newton
  * steps, the product and one correction, then a range check that sends
  * operands near underflow or overflow (a below ~2^-967, a quotient that is
  * not a normal number) to a slow path. Here: exactly those instructions
  * without the check, which is always passed in this range. The combine's
- * operands are at least C1 = 6.5 and below 2^18 (samples are below 256),
- * far inside it. Without the check's branch the compiler interleaves the
+ * b is at least C1 = 6.5 and below 2^18 (samples are below 256); so is a,
+ * but for MS-SSIM's negative samples (its low-pass overshoots), where
+ * 2 mr md + C1 may cancel, to 0 or to a multiple of 2^-50. Without the check's branch the compiler interleaves the
  * two divisions of a pixel, which it cannot do across the branch and its
  * reconvergence. The multiply-adds are
  * the algorithm's, not contractions: they sit in one tagged assembly block
