@@ -153,13 +153,22 @@ int vmaf_cuda_twin_collect(VmafCudaTwin *t, bool wait, VmafFeatureCollector *fc)
 void vmaf_cuda_twin_close(VmafCudaTwin *t);
 
 /* VmafFeatureExtractor's reserve, submit, collect, flush and close for a
- * twin whose init() ended in vmaf_cuda_twin_init(): a twin's table names
- * these (a temporal twin wraps submit and flush). */
+ * twin whose init() ended in vmaf_cuda_twin_init(), which its table takes
+ * from VMAF_CUDA_TWIN_HOOKS. */
 int vmaf_cuda_twin_fex_reserve(VmafFex *fex);
 int vmaf_cuda_twin_fex_submit(VmafFex *fex, const VmafCudaPlanes *planes);
 int vmaf_cuda_twin_fex_collect(VmafFex *fex, bool wait, VmafFeatureCollector *fc);
 int vmaf_cuda_twin_fex_flush(VmafFex *fex, VmafFeatureCollector *fc);
 void vmaf_cuda_twin_fex_close(VmafFex *fex);
+
+/* A twin's table entries for the runtime's hooks; _WITH for a twin that
+ * wraps submit or flush (a temporal twin; psnr's apsnr at the flush). */
+#define VMAF_CUDA_TWIN_HOOKS_WITH(submit_fn, flush_fn)                                     \
+    .reserve = vmaf_cuda_twin_fex_reserve, .submit = (submit_fn),                           \
+    .collect = vmaf_cuda_twin_fex_collect, .flush = (flush_fn),                             \
+    .close = vmaf_cuda_twin_fex_close
+#define VMAF_CUDA_TWIN_HOOKS                                                                \
+    VMAF_CUDA_TWIN_HOOKS_WITH(vmaf_cuda_twin_fex_submit, vmaf_cuda_twin_fex_flush)
 
 /* Logs a failed CUDA call as one line, "<name>: frame N: <what> failed:
  * <CUDA's message>" (no frame when negative), unless vmaf_cuda_report()

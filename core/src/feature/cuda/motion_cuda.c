@@ -171,9 +171,5 @@ const VmafFeatureExtractor vmaf_fex_motion_cuda = {
     .priv_size = sizeof(MotionCudaState),
     .check_context = vmaf_cuda_twin_takes_all,
     .init = init,
-    .reserve = vmaf_cuda_twin_fex_reserve,
-    .submit = submit,
-    .collect = vmaf_cuda_twin_fex_collect,
-    .flush = flush,
-    .close = vmaf_cuda_twin_fex_close,
+    VMAF_CUDA_TWIN_HOOKS_WITH(submit, flush),
 };

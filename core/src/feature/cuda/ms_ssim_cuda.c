@@ -236,9 +236,5 @@ const VmafFeatureExtractor vmaf_fex_float_ms_ssim_cuda = {
     .priv_size = sizeof(MsSsimCudaState),
     .check_context = vmaf_cuda_twin_takes_all,
     .init = init,
-    .reserve = vmaf_cuda_twin_fex_reserve,
-    .submit = vmaf_cuda_twin_fex_submit,
-    .collect = vmaf_cuda_twin_fex_collect,
-    .flush = vmaf_cuda_twin_fex_flush,
-    .close = vmaf_cuda_twin_fex_close,
+    VMAF_CUDA_TWIN_HOOKS,
 };

@@ -149,9 +149,5 @@ const VmafFeatureExtractor vmaf_fex_psnr_cuda = {
     .priv_size = sizeof(PsnrCudaState),
     .check_context = vmaf_cuda_twin_takes_all,
     .init = init,
-    .reserve = vmaf_cuda_twin_fex_reserve,
-    .submit = vmaf_cuda_twin_fex_submit,
-    .collect = vmaf_cuda_twin_fex_collect,
-    .flush = flush,
-    .close = vmaf_cuda_twin_fex_close,
+    VMAF_CUDA_TWIN_HOOKS_WITH(vmaf_cuda_twin_fex_submit, flush),
 };

@@ -167,9 +167,5 @@ const VmafFeatureExtractor vmaf_fex_psnr_hvs_cuda = {
     .priv_size = sizeof(PsnrHvsCudaState),
     .check_context = vmaf_cuda_twin_takes_all,
     .init = init,
-    .reserve = vmaf_cuda_twin_fex_reserve,
-    .submit = vmaf_cuda_twin_fex_submit,
-    .collect = vmaf_cuda_twin_fex_collect,
-    .flush = vmaf_cuda_twin_fex_flush,
-    .close = vmaf_cuda_twin_fex_close,
+    VMAF_CUDA_TWIN_HOOKS,
 };

@@ -204,9 +204,5 @@ const VmafFeatureExtractor vmaf_fex_vif_cuda = {
     .priv_size = sizeof(VifCudaState),
     .check_context = check_context,
     .init = init,
-    .reserve = vmaf_cuda_twin_fex_reserve,
-    .submit = vmaf_cuda_twin_fex_submit,
-    .collect = vmaf_cuda_twin_fex_collect,
-    .flush = vmaf_cuda_twin_fex_flush,
-    .close = vmaf_cuda_twin_fex_close,
+    VMAF_CUDA_TWIN_HOOKS,
 };
