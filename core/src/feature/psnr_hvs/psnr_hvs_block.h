@@ -31,7 +31,9 @@
 #define PSNR_HVS_FN static inline
 #endif
 
-#ifdef __CUDA_ARCH__
+/* PSNR_HVS_INT_OPS: the device's operations on the host, for the test
+ * that holds them to the CPU's (test/psnr_hvs/test_psnr_hvs_block.c). */
+#if defined(__CUDA_ARCH__) || defined(PSNR_HVS_INT_OPS)
 #include "cuda/f32_int_math.h"
 #define PSNR_HVS_DIV(a, b) f32_int_div(a, b)
 #define PSNR_HVS_ROOT_32(x) (f32_int_sqrt(x) * (1.0f / 32))
