@@ -47,7 +47,8 @@ static void teardown(VmafCudaTwin *t)
         cudaStreamSynchronize(t->comp);
     for (unsigned k = 0; k < SLOTS; k++) {
         VmafCudaTwinSlot *sl = &t->slot[k];
-        t->ops->free_slot(t->state, k);
+        if (t->ops->free_slot)
+            t->ops->free_slot(t->state, k);
         cudaFree(sl->dresult);
         cudaFreeHost(sl->hresult);
         if (sl->event)
@@ -90,7 +91,7 @@ static int make_slot(VmafCudaTwin *t, unsigned k, long at)
     e = cudaMalloc(&sl->dresult, t->ops->result_bytes);
     if (e == cudaSuccess)
         e = cudaHostAlloc(&sl->hresult, t->ops->result_bytes, cudaHostAllocDefault);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess && t->ops->init_slot)
         e = t->ops->init_slot(t->state, k);
     return e == cudaSuccess ? 0 : vmaf_cuda_twin_fail(t, e, "allocating device buffers", at);
 }
@@ -145,6 +146,11 @@ int vmaf_cuda_twin_init(VmafCudaTwin *t, const VmafCudaTwinOps *ops, void *state
     if (err)
         return err;
     err = make_streams(t, at);
+    if (!err && ops->load_kernels) {
+        const cudaError_t e = ops->load_kernels();
+        if (e != cudaSuccess)
+            err = vmaf_cuda_twin_fail(t, e, "loading the kernels", at);
+    }
     if (!err && ops->prepare)
         err = ops->prepare(state, at);
     for (unsigned k = 0; !err && k < SLOTS; k++)

@@ -43,11 +43,14 @@ typedef struct VmafCudaTwinOps {
     const char *launch_what; /* "launching the SSIM kernels": a failed submit's call */
     size_t result_bytes;     /* a frame's device result, read back after its kernels */
 
-    /* Optional, before the slots: what their buffers depend on (the plan)
-     * and the kernels, loaded now, since a capture must not be the first
-     * to need one. */
+    /* Optional, first: loads the kernels ("loading the kernels"), since a
+     * capture must not be the first to need one. */
+    cudaError_t (*load_kernels)(void);
+    /* Optional, before the slots: what their buffers depend on (the plan),
+     * and kernels that need more than load_kernels. */
     int (*prepare)(void *state, long at);
-    /* Slot `slot`'s own device buffers ("allocating device buffers"). */
+    /* Optional: slot `slot`'s own device buffers ("allocating device
+     * buffers"). */
     cudaError_t (*init_slot)(void *state, unsigned slot);
     /* Optional, after the slots: buffers the twin shares between them. */
     int (*init)(void *state, long at);
@@ -67,7 +70,8 @@ typedef struct VmafCudaTwinOps {
      * (the runtime logs it). */
     int (*store)(void *state, unsigned index, const double *scores, VmafFeatureCollector *fc);
 
-    /* Frees what init_slot made; also called for slots never made. */
+    /* Optional: frees what init_slot made; also called for slots never
+     * made. */
     void (*free_slot)(void *state, unsigned slot);
     /* Optional: frees what prepare and init made, made or not. */
     void (*close)(void *state);

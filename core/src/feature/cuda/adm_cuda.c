@@ -57,33 +57,13 @@ static int check_context(const void *priv, unsigned w, unsigned h, unsigned bpc,
     return vmaf_adm_check(w, h, bpc, &p, why, why_len) ? -ENOTSUP : 0;
 }
 
-static int prepare(void *state, long at)
-{
-    AdmCudaState *st = state;
-    const cudaError_t e = vmaf_adm_cuda_prepare();
-    return e == cudaSuccess ? 0 : vmaf_cuda_twin_fail(&st->twin, e, "loading the kernels", at);
-}
-
-/* Every buffer lives in the state: the slots' frames run one after the
- * other on the twin's stream. */
-static cudaError_t init_slot(void *state, unsigned slot)
-{
-    (void)state;
-    (void)slot;
-    return cudaSuccess;
-}
-
-static void free_slot(void *state, unsigned slot)
-{
-    (void)state;
-    (void)slot;
-}
-
 static cudaError_t alloc_plane(int32_t **p, size_t samples)
 {
     return cudaMalloc((void **)p, samples * sizeof(int32_t));
 }
 
+/* Every buffer lives in the state, none in a slot: the slots' frames run
+ * one after the other on the twin's stream. */
 static cudaError_t alloc_buffers(AdmCudaFrame *f)
 {
     const size_t n = (size_t)f->plan[0].w * f->plan[0].h;
@@ -180,13 +160,11 @@ static const VmafCudaTwinOps adm_ops = {
     .name = NAME,
     .launch_what = "launching the ADM kernels",
     .result_bytes = sizeof(AdmCudaOut),
-    .prepare = prepare,
-    .init_slot = init_slot,
+    .load_kernels = vmaf_adm_cuda_prepare,
     .init = init_buffers,
     .enqueue = enqueue,
     .harvest = harvest,
     .store = store,
-    .free_slot = free_slot,
     .close = free_buffers,
 };
 

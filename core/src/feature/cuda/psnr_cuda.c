@@ -31,25 +31,6 @@ typedef struct PsnrCudaState {
     uint64_t sse_sum[PSNR_PLANES], samples[PSNR_PLANES]; /* the frames harvested */
 } PsnrCudaState;
 
-static int prepare(void *state, long at)
-{
-    PsnrCudaState *st = state;
-    const cudaError_t e = vmaf_psnr_cuda_prepare();
-    return e == cudaSuccess ? 0 : vmaf_cuda_twin_fail(&st->twin, e, "loading the kernels", at);
-}
-
-/* The sums need no buffers of their own: they land in the frame's result. */
-static cudaError_t init_slot(void *state, unsigned slot)
-{
-    (void)state, (void)slot;
-    return cudaSuccess;
-}
-
-static void free_slot(void *state, unsigned slot)
-{
-    (void)state, (void)slot;
-}
-
 static cudaError_t enqueue(void *state, unsigned slot, const VmafCudaPlanes *p, void *result,
                            cudaStream_t s)
 {
@@ -95,13 +76,11 @@ static int store(void *state, unsigned index, const double *scores, VmafFeatureC
 static const VmafCudaTwinOps psnr_ops = {
     .name = NAME,
     .launch_what = "launching the PSNR kernel",
-    .result_bytes = PSNR_PLANES * sizeof(uint64_t),
-    .prepare = prepare,
-    .init_slot = init_slot,
+    .result_bytes = PSNR_PLANES * sizeof(uint64_t), /* the sums: no slot buffers */
+    .load_kernels = vmaf_psnr_cuda_prepare,
     .enqueue = enqueue,
     .harvest = harvest,
     .store = store,
-    .free_slot = free_slot,
 };
 
 static int init(VmafFex *fex)

@@ -37,13 +37,6 @@ typedef struct PsnrHvsCudaState {
     PsnrHvsSlot slot[SLOTS];
 } PsnrHvsCudaState;
 
-static int prepare(void *state, long at)
-{
-    PsnrHvsCudaState *st = state;
-    const cudaError_t e = vmaf_psnr_hvs_cuda_prepare();
-    return e == cudaSuccess ? 0 : vmaf_cuda_twin_fail(&st->twin, e, "loading the kernel", at);
-}
-
 static cudaError_t init_slot(void *state, unsigned slot)
 {
     PsnrHvsCudaState *st = state;
@@ -117,7 +110,7 @@ static const VmafCudaTwinOps psnr_hvs_ops = {
     .name = NAME,
     .launch_what = "launching the PSNR-HVS kernel",
     .result_bytes = sizeof(double), /* unused: the terms have buffers of their own */
-    .prepare = prepare,
+    .load_kernels = vmaf_psnr_hvs_cuda_prepare,
     .init_slot = init_slot,
     .enqueue = enqueue,
     .harvest = harvest,
