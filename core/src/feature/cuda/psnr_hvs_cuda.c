@@ -17,6 +17,7 @@
 #include "feature/feature_collector.h"
 #include "feature/feature_extractor.h"
 #include "feature/psnr_hvs/psnr_hvs.h"
+#include "feature/psnr_hvs/psnr_hvs_block.h"
 #include "log.h"
 
 #define NAME "psnr_hvs_cuda"
@@ -123,8 +124,8 @@ static void lay_out(PsnrHvsCudaState *st)
 {
     st->first[0] = 0;
     for (unsigned k = 0; k < PLANES; k++) {
-        st->nbx[k] = (st->pw[k] - 1) / 7; /* x + 7 < w for x = 0, 7, ... */
-        st->nby[k] = (st->ph[k] - 1) / 7;
+        st->nbx[k] = psnr_hvs_blocks(st->pw[k]);
+        st->nby[k] = psnr_hvs_blocks(st->ph[k]);
         st->first[k + 1] = st->first[k] + (size_t)st->nbx[k] * st->nby[k] * 64;
         vmaf_psnr_hvs_mask((int)k, st->tables[k].mask);
         memcpy(st->tables[k].csf, vmaf_psnr_hvs_csf[k], sizeof(st->tables[k].csf));

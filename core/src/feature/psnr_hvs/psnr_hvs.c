@@ -103,8 +103,10 @@ float vmaf_psnr_hvs_error(const void *ref, ptrdiff_t ref_stride, const void *dis
     vmaf_psnr_hvs_mask(table, mask);
     float sum = 0;
     int count = 0;
-    for (unsigned y = 0; y + 7 < h; y += 7) {
-        for (unsigned x = 0; x + 7 < w; x += 7) {
+    const unsigned nbx = psnr_hvs_blocks(w), nby = psnr_hvs_blocks(h);
+    for (unsigned by = 0; by < nby; by++) {
+        for (unsigned bx = 0; bx < nbx; bx++) {
+            const unsigned y = 7 * by, x = 7 * bx;
             int32_t s[64], d[64];
             float terms[64];
             load_block(ref, ref_stride, y, x, bpc, s);

@@ -44,6 +44,13 @@
 #define PSNR_HVS_ABS(x) abs(x)
 #endif
 
+/* The blocks along a side of n samples: at 0, 7, 14, ... while the block
+ * fits (x + 7 < n). */
+PSNR_HVS_FN unsigned psnr_hvs_blocks(unsigned n)
+{
+    return n < 8 ? 0 : (n - 1) / 7;
+}
+
 /* a / 2^b rounded towards zero, for a 32-bit a. */
 PSNR_HVS_FN int32_t psnr_hvs_half(int32_t a, int b)
 {
