@@ -18,7 +18,7 @@
  * NEG or of the --features specs.
  *
  * Usage: bench_vmaf [--quick] [--frames-scale F] [--repeat R] [--threads N]
- *                   [--cpumask M] [--size WxH] [--cuda] [--features a,b] [--e2e]
+ *                   [--cpumask M] [--size WxH] [--bpc 8|10] [--cuda] [--features a,b] [--e2e]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -363,7 +363,7 @@ int main(int argc, char **argv)
     double fscale = 1.0;
     const long nproc = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = nproc > 0 ? (unsigned)nproc : 1, cpumask = 0, only_w = 0, only_h = 0;
-    unsigned rounds = 3;
+    unsigned rounds = 3, only_bpc = 0;
     int cuda = 0, e2e = 0;
     char *features[MAX_FEATURES];
     unsigned n_features = 0;
@@ -386,12 +386,15 @@ int main(int argc, char **argv)
                 features[n_features++] = f;
         else if (!strcmp(argv[i], "--cpumask") && i + 1 < argc)
             cpumask = (unsigned)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--bpc") && i + 1 < argc)
+            only_bpc = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--size") && i + 1 < argc &&
                  sscanf(argv[++i], "%ux%u", &only_w, &only_h) == 2)
             continue;
         else {
             fprintf(stderr, "usage: %s [--quick] [--frames-scale F] [--repeat R] [--threads N] "
-                            "[--cpumask M] [--size WxH] [--cuda] [--features a,b] [--e2e]\n",
+                            "[--cpumask M] [--size WxH] [--bpc 8|10] [--cuda] [--features a,b] "
+                            "[--e2e]\n",
                     argv[0]);
             return 2;
         }
@@ -446,7 +449,8 @@ int main(int argc, char **argv)
         unsigned frames = (unsigned)(sizes[i].frames * (e2e ? 60 : 1) * fscale + 0.5);
         frames = frames < 2 ? 2 : frames;
         for (unsigned bpc = 8; bpc <= 10; bpc += 2)
-            failed |= bench_at(sizes[i].w, sizes[i].h, bpc, frames, threads, cpumask, rounds,
+            if (!only_bpc || bpc == only_bpc)
+                failed |= bench_at(sizes[i].w, sizes[i].h, bpc, frames, threads, cpumask, rounds,
                                cuda, e2e, features, n_features);
     }
     return failed;
