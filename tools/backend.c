@@ -5,6 +5,7 @@
 
 #include "libvmaf/libvmaf_cuda.h"
 
+#include "auto_backend.h"
 #include "backend.h"
 #include "lib_log.h"
 #include "lib_settings.h"
@@ -30,14 +31,35 @@ static int import_cuda(const CliSettings *c, VmafContext *vmaf, const char **why
     return err;
 }
 
+/* Whether --backend auto takes the CPU for a run too short for the GPU to
+ * win (auto_backend.h), and its line then. Decided before CUDA is
+ * touched: trying it would cost the start-up that this choice saves. */
+static bool auto_takes_cpu(const CliSettings *c, const AutoWork *work, char *note,
+                           size_t note_sz)
+{
+    const double ns = auto_twin_cost_ns(c);
+    if (ns == 0.0) {
+        snprintf(note, note_sz, "vmaf: backend: cpu (CUDA not used: no feature asked for has "
+                 "a CUDA twin)");
+        return true;
+    }
+    const double cpu_s = auto_cpu_seconds(work, ns);
+    if (!auto_prefers_cpu(cpu_s))
+        return false;
+    snprintf(note, note_sz, "vmaf: backend: cpu (CUDA not used: about %.2f s of work, less "
+             "than CUDA's start-up; --backend cuda uses it anyway)", cpu_s);
+    return true;
+}
+
 /* --backend auto prints its line once the run is set up (finding no GPU is
  * an answer there, not a problem); --backend cuda makes it the error. */
-int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, char *note,
-                  size_t note_sz)
+int setup_backend(const CliSettings *c, const AutoWork *work, VmafContext *vmaf, bool *cuda,
+                  char *note, size_t note_sz)
 {
     *cuda = false;
     note[0] = '\0';
-    if (c->backend == CLI_BACKEND_CPU)
+    if (c->backend == CLI_BACKEND_CPU ||
+        (c->backend == CLI_BACKEND_AUTO && auto_takes_cpu(c, work, note, note_sz)))
         return 0;
     const char *why;
     const int err = import_cuda(c, vmaf, &why);

@@ -8,14 +8,17 @@
 
 #include "libvmaf/libvmaf.h"
 
+#include "auto_backend.h"
 #include "cli_parse.h"
 
 /* Chooses the backend for vmaf: *cuda tells whether CUDA state was
  * imported. For --backend auto, `note` receives the line that says which
- * one, to be printed once the run is set up. 0, or the exit status (GPU:
- * --backend cuda without a usable one), its line printed. */
-int setup_backend(const CliSettings *c, VmafContext *vmaf, bool *cuda, char *note,
-                  size_t note_sz);
+ * one, to be printed once the run is set up; auto takes the CPU without
+ * trying CUDA where `work` is too short for the GPU to win
+ * (auto_backend.h). 0, or the exit status (GPU: --backend cuda without a
+ * usable one), its line printed. */
+int setup_backend(const CliSettings *c, const AutoWork *work, VmafContext *vmaf, bool *cuda,
+                  char *note, size_t note_sz);
 
 typedef struct PicSource {
     VmafContext *vmaf;

@@ -12,13 +12,19 @@
 #include "threads.h"
 #include "vmaf.h"
 
+static unsigned worker_count(const Run *r)
+{
+    const CliSettings *c = &r->c;
+    return c->threads_given ? c->threads
+                            : threads_default(threads_cpus_available(), r->ref.info.w,
+                                              r->ref.info.h, r->ref.info.bpc);
+}
+
 static int create_context(Run *r)
 {
     const CliSettings *c = &r->c;
     VmafConfiguration cfg = lib_settings_config(r->log_level);
-    cfg.n_threads = c->threads_given ? c->threads
-                                     : threads_default(threads_cpus_available(), r->ref.info.w,
-                                                       r->ref.info.h, r->ref.info.bpc);
+    cfg.n_threads = worker_count(r);
     cfg.n_subsample = c->subsample;
     cfg.gpumask = c->backend == CLI_BACKEND_CPU ? 1 : 0;
     const int err = vmaf_init(&r->vmaf, cfg);
@@ -95,8 +101,10 @@ int set_up_scoring(Run *r)
     for (unsigned i = 0; i < c->model_cnt; i++)
         if ((status = load_model(&c->model[i], &r->models[i], r->log_level)))
             return status;
+    const AutoWork work = { .frames = r->total, .w = r->ref.info.w, .h = r->ref.info.h,
+                            .threads = worker_count(r), .subsample = c->subsample };
     if ((status = create_context(r)) ||
-        (status = setup_backend(c, r->vmaf, &r->cuda, r->backend_note,
+        (status = setup_backend(c, &work, r->vmaf, &r->cuda, r->backend_note,
                                 sizeof(r->backend_note))) ||
         (status = use_models(r)))
         return status;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "auto_backend.h"
 #include "check.h"
 #include "cli_parse.h"
 #include "input/input.h"
@@ -740,6 +741,64 @@ static void test_shorten_path(void)
     input_close(&in);
 }
 
+/* --backend auto's estimate: the twin features' cost of the settings, and
+ * the seconds the CPU would take, against CUDA's start-up. */
+static double twin_cost_of(const char *first, ...)
+{
+    CliSettings s;
+    char err[512];
+    va_list ap;
+    va_start(ap, first);
+    const int r = vparse(&s, err, first, ap);
+    va_end(ap);
+    CHECK(r == 0, "%s", err);
+    const double ns = r ? -2.0 : auto_twin_cost_ns(&s);
+    if (!r)
+        cli_settings_free(&s);
+    return ns;
+}
+
+static void test_auto_backend(void)
+{
+    const double model = twin_cost_of("-r", "a", "-d", "b", NULL);
+    const double two = twin_cost_of("-r", "a", "-d", "b", "-m", "version=vmaf_v0.6.1",
+                                    "-m", "version=vmaf_v0.6.1neg:name=neg", NULL);
+    CHECK(model > 0 && two == model, "a model's features counted once: %g %g", model, two);
+    const double ssim = twin_cost_of("-r", "a", "-d", "b", "-n", "--feature", "float_ssim", NULL);
+    const double both = twin_cost_of("-r", "a", "-d", "b", "--feature", "float_ssim", NULL);
+    CHECK(ssim > 0 && both == model + ssim, "model and feature add up: %g %g %g", model, ssim,
+          both);
+    CHECK(twin_cost_of("-r", "a", "-d", "b", "-n", "--feature", "ciede", NULL) == 0,
+          "no twin, no cost");
+    CHECK(twin_cost_of("-r", "a", "-d", "b", "-n", "--feature", "float_ssim_cuda", NULL) < 0,
+          "a twin by name wants the GPU");
+
+    AutoWork w = { .frames = 48, .w = 1920, .h = 1080, .threads = 0 };
+    const double one = auto_cpu_seconds(&w, 10.0);
+    CHECK(one == 48 * 1920 * 1080 * 10.0 * 1e-9, "one thread: %.17g", one);
+    w.threads = 1;
+    CHECK(auto_cpu_seconds(&w, 10.0) == one, "one worker: %g", auto_cpu_seconds(&w, 10.0));
+    w.threads = 8;
+    CHECK(auto_cpu_seconds(&w, 10.0) == one / 6, "8 workers at 0.75: %g",
+          auto_cpu_seconds(&w, 10.0));
+    w.subsample = 2;
+    CHECK(auto_cpu_seconds(&w, 10.0) == one / 12, "every other frame");
+    w.frames = -1;
+    CHECK(auto_cpu_seconds(&w, 10.0) < 0, "unknown length");
+    w.frames = 48;
+    CHECK(auto_cpu_seconds(&w, -1.0) < 0, "a twin by name");
+
+    CHECK(auto_prefers_cpu(0.0) && auto_prefers_cpu(AUTO_CUDA_STARTUP_S * 0.99), "short");
+    CHECK(!auto_prefers_cpu(AUTO_CUDA_STARTUP_S) && !auto_prefers_cpu(-1.0), "long or unknown");
+    /* The default model on 300 1080p frames, 16 workers: the GPU's work. */
+    w = (AutoWork){ .frames = 300, .w = 1920, .h = 1080, .threads = 16 };
+    CHECK(!auto_prefers_cpu(auto_cpu_seconds(&w, model)), "%g s",
+          auto_cpu_seconds(&w, model));
+    /* float_ssim on three 576x324 frames: the CPU's. */
+    w = (AutoWork){ .frames = 3, .w = 576, .h = 324, .threads = 2 };
+    CHECK(auto_prefers_cpu(auto_cpu_seconds(&w, ssim)), "%g s", auto_cpu_seconds(&w, ssim));
+}
+
 int main(void)
 {
     if (vmaf_team_create(&team, 4)) {
@@ -752,6 +811,7 @@ int main(void)
     test_shorten_path();
     test_progress();
     test_default_threads();
+    test_auto_backend();
     vmaf_team_destroy(team);
     if (check_failures)
         fprintf(stderr, "%d checks failed\n", check_failures);

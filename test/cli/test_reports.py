@@ -111,6 +111,20 @@ class Reports(CliTestCase):
         rc, so, auto_se = run(["-r", ref, "-d", dis, "-n", "--feature", "float_ssim"])
         check(rc == 0 and auto_se.count("vmaf: backend: ") == 1 and "libvmaf: warning" not in auto_se,
               f"--backend auto says once, in one line: {auto_se!r}")
+        # Three tiny frames: auto takes the CPU without trying CUDA, GPU or not.
+        check("vmaf: backend: cpu (CUDA not used: about 0.00 s of work, less than CUDA's "
+              "start-up; --backend cuda uses it anyway)\n" in auto_se,
+              f"--backend auto on a short run: {auto_se!r}")
+        # A feature without a twin gives the GPU nothing to do.
+        rc, so, se = run(["-r", ref, "-d", dis, "-n", "--feature", "ciede"])
+        check(rc == 0 and "vmaf: backend: cpu (CUDA not used: no feature asked for has a "
+              "CUDA twin)\n" in se, f"--backend auto, ciede alone: {rc} {se!r}")
+        # From a pipe the length is unknown: auto tries CUDA.
+        with open(dis, "rb") as f:
+            rc, so, pipe_se = run(["-r", ref, "-d", "-", "-n", "--feature", "float_ssim"],
+                                  input=f.read())
+        check(rc == 0 and pipe_se.count("vmaf: backend: ") == 1 and "about" not in pipe_se,
+              f"--backend auto from a pipe: {rc} {pipe_se!r}")
         # -q silences that note, auto given or by default.
         for auto in (["--backend", "auto"], []):
             rc, so, se = run(base + auto + ["--json", "-o", out])
@@ -120,7 +134,7 @@ class Reports(CliTestCase):
         # the GPU would otherwise pass here on the CPU).
         need_gpu = os.environ.get("VMAF_TEST_REQUIRE_GPU", "0") not in ("", "0")
         if need_gpu:
-            check("vmaf: backend: cuda\n" in auto_se, f"--backend auto with a GPU: {auto_se!r}")
+            check("vmaf: backend: cuda\n" in pipe_se, f"--backend auto with a GPU: {pipe_se!r}")
         # The GPU twin by name: scores on a GPU; without one, or in a build
         # without CUDA, a GPU error (exit 6) at once.
         # Its summary line carries the name its scores are stored under.

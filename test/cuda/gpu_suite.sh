@@ -191,20 +191,21 @@ elif [ -x "$VMAF" ]; then
     # With every GPU hidden, as on a machine without one: the library has no
     # CUDA runtime or driver among its dependencies (the runtime is static,
     # the driver is found at run time), auto scores on the CPU and says so
-    # once, and --backend cuda is the GPU error, exit 6.
+    # once, and --backend cuda is the GPU error, exit 6. The distorted comes
+    # from a pipe, whose unknown length makes auto try CUDA.
     step "no visible GPU (CUDA_VISIBLE_DEVICES=)" no_gpu.log bash -c "
         set -x
         ! readelf -d '$BUILD/core/libvmaf.so' | grep -E 'NEEDED.*lib(cuda|cudart)' || exit 1
         y=\$(mktemp -d)
         xz -dc test/data/p07_ref_320x240_420p8.yuv.xz >\$y/r.yuv
         xz -dc test/data/p07_dis_320x240_420p8.yuv.xz >\$y/d.yuv
-        a='-r '\$y'/r.yuv -d '\$y'/d.yuv -w 320 -h 240 -p 420 -b 8 -n --feature float_ssim'
-        CUDA_VISIBLE_DEVICES= '$VMAF' \$a 2>\$y/auto.err >\$y/auto.out || exit 2
+        a='-r '\$y'/r.yuv -d - -w 320 -h 240 -p 420 -b 8 -n --feature float_ssim'
+        CUDA_VISIBLE_DEVICES= '$VMAF' \$a <\$y/d.yuv 2>\$y/auto.err >\$y/auto.out || exit 2
         cat \$y/auto.err
         [ \$(grep -c 'vmaf: backend: cpu (CUDA not used: ' \$y/auto.err) = 1 ] || exit 3
-        '$VMAF' \$a --backend cpu >\$y/cpu.out 2>/dev/null || exit 4
+        '$VMAF' \$a --backend cpu <\$y/d.yuv >\$y/cpu.out 2>/dev/null || exit 4
         cmp \$y/auto.out \$y/cpu.out || exit 5
-        CUDA_VISIBLE_DEVICES= '$VMAF' \$a --backend cuda 2>\$y/cuda.err; rc=\$?
+        CUDA_VISIBLE_DEVICES= '$VMAF' \$a --backend cuda <\$y/d.yuv 2>\$y/cuda.err; rc=\$?
         cat \$y/cuda.err
         [ \$rc = 6 ] && [ \$(wc -l <\$y/cuda.err) = 1 ] || exit 6
         rm -rf \$y"
@@ -221,11 +222,11 @@ elif [ -x "$VMAF" ]; then
             y=\$(mktemp -d)
             xz -dc test/data/p07_ref_320x240_420p8.yuv.xz >\$y/r.yuv
             xz -dc test/data/p07_dis_320x240_420p8.yuv.xz >\$y/d.yuv
-            a='-r '\$y'/r.yuv -d '\$y'/d.yuv -w 320 -h 240 -p 420 -b 8 -n --feature float_ssim'
-            '$BUILD-sm100/tools/vmaf' \$a 2>\$y/auto.err >/dev/null || exit 2
+            a='-r '\$y'/r.yuv -d - -w 320 -h 240 -p 420 -b 8 -n --feature float_ssim'
+            '$BUILD-sm100/tools/vmaf' \$a <\$y/d.yuv 2>\$y/auto.err >/dev/null || exit 2
             cat \$y/auto.err
             grep -Eq 'vmaf: backend: cpu \(CUDA not used: .*compute capability ([0-9]+)\.([0-9]).*-Dcuda-arch including \1\2 ' \$y/auto.err || exit 3
-            '$BUILD-sm100/tools/vmaf' \$a --backend cuda 2>\$y/cuda.err; rc=\$?
+            '$BUILD-sm100/tools/vmaf' \$a --backend cuda <\$y/d.yuv 2>\$y/cuda.err; rc=\$?
             cat \$y/cuda.err
             [ \$rc = 6 ] || exit 4
             rm -rf \$y '$BUILD-sm100'"
