@@ -342,7 +342,7 @@ static int submit_devices(VmafContext *vmaf, const VmafPicture *ref, const VmafP
      * the device may still hold a frame one of them reads. */
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         VmafFeatureRequest *r = &vmaf->req[i];
-        int err = r->use->backend != VMAF_FEX_BACKEND_CPU ? r->use->reserve(&r->inst[0]) : 0;
+        int err = device_running(r) ? r->use->reserve(&r->inst[0]) : 0;
         if (err)
             return err;
     }
@@ -354,7 +354,7 @@ static int submit_devices(VmafContext *vmaf, const VmafPicture *ref, const VmafP
      * would meet the same fault and report it again. */
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         VmafFeatureRequest *r = &vmaf->req[i];
-        if (r->use->backend == VMAF_FEX_BACKEND_CPU)
+        if (!device_running(r)) /* CPU, or a follower its leader computes */
             continue;
         if (err || (!kept && !vmaf_fex_sees_every_frame(r->cpu)))
             vmaf_cuda_frames_done(vmaf->cuda_frames, planes.slot);

@@ -88,14 +88,15 @@ static int declare_features(VmafContext *vmaf)
     return 0;
 }
 
-/* Requests of one CPU extractor whose option sets it computes in one pass
+/* Requests of one extractor whose option sets it computes in one pass
  * (shares_pass: VMAF's and NEG's gain limits) become followers of the
- * first: its instances compute theirs too. */
+ * first on the same backend: its instances compute theirs too. Twins
+ * take the same variants (their CPU extractor's option structs). */
 static int group_shared_passes(VmafContext *vmaf)
 {
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
         VmafFeatureRequest *r = &vmaf->req[i];
-        if (r->use->backend != VMAF_FEX_BACKEND_CPU || !r->cpu->shares_pass)
+        if (!r->cpu->shares_pass)
             continue;
         r->parsed = calloc(1, r->cpu->priv_size);
         if (!r->parsed) {
@@ -200,6 +201,32 @@ static int start_request(VmafContext *vmaf, VmafFeatureRequest *r, unsigned inde
     return 0;
 }
 
+/* Device extractors read every frame from one set of device planes,
+ * uploaded once for all of them; each one started (no follower) collects
+ * it. */
+static int start_device_frames(VmafContext *vmaf, unsigned index)
+{
+    char who[128] = "";
+    unsigned users = 0;
+    bool device_chroma = false;
+    for (unsigned i = 0; i < vmaf->req_cnt; i++) {
+        const VmafFeatureRequest *r = &vmaf->req[i];
+        if (r->use->backend == VMAF_FEX_BACKEND_CPU)
+            continue;
+        device_chroma |= vmaf_request_reads_chroma(r);
+        if (!r->follows) {
+            const size_t len = strlen(who);
+            snprintf(who + len, sizeof(who) - len, "%s%s", users ? ", " : "", r->use->name);
+            users++;
+        }
+    }
+    if (!users)
+        return 0;
+    const VmafCudaFramesGeometry g = { .w = vmaf->w, .h = vmaf->h, .bpc = vmaf->bpc,
+                                       .fmt = vmaf->pix_fmt, .chroma = device_chroma };
+    return vmaf_cuda_frames_init(&vmaf->cuda_frames, vmaf->cuda, &g, users, who, index);
+}
+
 /* At the first frame, `index`: the geometry is known, the extractors start. */
 int vmaf_context_start(VmafContext *vmaf, const VmafPicture *ref, unsigned index)
 {
@@ -214,31 +241,14 @@ int vmaf_context_start(VmafContext *vmaf, const VmafPicture *ref, unsigned index
                      "read into this context are not scored; request them with "
                      "vmaf_use_feature() or vmaf_use_features_from_model() first");
 
-    /* Device extractors read every frame from one set of device planes,
-     * uploaded once for all of them. */
-    char who[128] = "";
-    unsigned users = 0;
-    bool device_chroma = false;
     for (unsigned i = 0; i < vmaf->req_cnt; i++) {
-        VmafFeatureRequest *r = &vmaf->req[i];
-        int err = choose_backend(vmaf, r);
-        if (err)
-            return err;
-        if (r->use->backend != VMAF_FEX_BACKEND_CPU) {
-            const size_t len = strlen(who);
-            snprintf(who + len, sizeof(who) - len, "%s%s", users ? ", " : "", r->use->name);
-            users++;
-            device_chroma |= vmaf_request_reads_chroma(r);
-        }
-    }
-    if (users) {
-        const VmafCudaFramesGeometry g = { .w = vmaf->w, .h = vmaf->h, .bpc = vmaf->bpc,
-                                           .fmt = vmaf->pix_fmt, .chroma = device_chroma };
-        int err = vmaf_cuda_frames_init(&vmaf->cuda_frames, vmaf->cuda, &g, users, who, index);
+        int err = choose_backend(vmaf, &vmaf->req[i]);
         if (err)
             return err;
     }
     int err = group_shared_passes(vmaf);
+    if (!err)
+        err = start_device_frames(vmaf, index);
     for (unsigned i = 0; !err && i < vmaf->req_cnt; i++)
         if (!vmaf->req[i].follows)
             err = start_request(vmaf, &vmaf->req[i], index);
