@@ -12,7 +12,9 @@
 # Environment: BUILD_DIR (default build-gpu-suite), CUDA_ARCH (default 90),
 # BENCH_FRAMES (default 200), JOBS (default: all cores), TAR_LOGS=1 (pack the
 # logs into logs.tar.xz), SUITES (default: VMAF_SUITES_GPU of
-# test/suites.sh), PARITY=0 / SANITIZE=0 / BENCH=0 to leave a step out;
+# test/suites.sh), PARITY=0 / SANITIZE=0 / BENCH=0 to leave a step out,
+# CPU_BENCH=0 the CPU extractors' benchmarks (they do not change with GPU
+# work), SANITIZE_TOOLS (default "memcheck racecheck");
 # FFMPEG7 (default .ffmpeg7/ffmpeg, from test/api/ffmpeg7_build.sh; 0 leaves
 # the FFmpeg step out) and FFMPEG7_BENCH_FRAMES (default 48), TIME_LIMIT
 # (seconds for the whole run: a step still running then is stopped and
@@ -192,7 +194,8 @@ elif [ -x "$VMAF" ]; then
     # CUDA runtime or driver among its dependencies (the runtime is static,
     # the driver is found at run time), auto scores on the CPU and says so
     # once, and --backend cuda is the GPU error, exit 6. The distorted comes
-    # from a pipe, whose unknown length makes auto try CUDA.
+    # through a pipe (a redirected file has a size): of unknown length, a
+    # run makes auto try CUDA.
     step "no visible GPU (CUDA_VISIBLE_DEVICES=)" no_gpu.log bash -c "
         set -x
         ! readelf -d '$BUILD/core/libvmaf.so' | grep -E 'NEEDED.*lib(cuda|cudart)' || exit 1
@@ -200,12 +203,12 @@ elif [ -x "$VMAF" ]; then
         xz -dc test/data/p07_ref_320x240_420p8.yuv.xz >\$y/r.yuv
         xz -dc test/data/p07_dis_320x240_420p8.yuv.xz >\$y/d.yuv
         a='-r '\$y'/r.yuv -d - -w 320 -h 240 -p 420 -b 8 -n --feature float_ssim'
-        CUDA_VISIBLE_DEVICES= '$VMAF' \$a <\$y/d.yuv 2>\$y/auto.err >\$y/auto.out || exit 2
+        cat \$y/d.yuv | CUDA_VISIBLE_DEVICES= '$VMAF' \$a 2>\$y/auto.err >\$y/auto.out || exit 2
         cat \$y/auto.err
         [ \$(grep -c 'vmaf: backend: cpu (CUDA not used: ' \$y/auto.err) = 1 ] || exit 3
-        '$VMAF' \$a --backend cpu <\$y/d.yuv >\$y/cpu.out 2>/dev/null || exit 4
+        cat \$y/d.yuv | '$VMAF' \$a --backend cpu >\$y/cpu.out 2>/dev/null || exit 4
         cmp \$y/auto.out \$y/cpu.out || exit 5
-        CUDA_VISIBLE_DEVICES= '$VMAF' \$a --backend cuda <\$y/d.yuv 2>\$y/cuda.err; rc=\$?
+        cat \$y/d.yuv | CUDA_VISIBLE_DEVICES= '$VMAF' \$a --backend cuda 2>\$y/cuda.err; rc=\$?
         cat \$y/cuda.err
         [ \$rc = 6 ] && [ \$(wc -l <\$y/cuda.err) = 1 ] || exit 6
         rm -rf \$y"
@@ -223,10 +226,10 @@ elif [ -x "$VMAF" ]; then
             xz -dc test/data/p07_ref_320x240_420p8.yuv.xz >\$y/r.yuv
             xz -dc test/data/p07_dis_320x240_420p8.yuv.xz >\$y/d.yuv
             a='-r '\$y'/r.yuv -d - -w 320 -h 240 -p 420 -b 8 -n --feature float_ssim'
-            '$BUILD-sm100/tools/vmaf' \$a <\$y/d.yuv 2>\$y/auto.err >/dev/null || exit 2
+            cat \$y/d.yuv | '$BUILD-sm100/tools/vmaf' \$a 2>\$y/auto.err >/dev/null || exit 2
             cat \$y/auto.err
             grep -Eq 'vmaf: backend: cpu \(CUDA not used: .*compute capability ([0-9]+)\.([0-9]).*-Dcuda-arch including \1\2 ' \$y/auto.err || exit 3
-            '$BUILD-sm100/tools/vmaf' \$a --backend cuda <\$y/d.yuv 2>\$y/cuda.err; rc=\$?
+            cat \$y/d.yuv | '$BUILD-sm100/tools/vmaf' \$a --backend cuda 2>\$y/cuda.err; rc=\$?
             cat \$y/cuda.err
             [ \$rc = 6 ] || exit 4
             rm -rf \$y '$BUILD-sm100'"
@@ -238,7 +241,7 @@ fi
 if [ "${SANITIZE:-1}" = 0 ]; then
     row "compute-sanitizer" skip "" "(SANITIZE=0)"
 elif command -v compute-sanitizer >/dev/null; then
-    for tool in memcheck racecheck; do
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck}; do
         extra=""
         [ $tool = memcheck ] && extra="--leak-check full"
         step "compute-sanitizer $tool (parity quick)" "sanitizer_$tool.log" \
@@ -272,7 +275,8 @@ if [ "${BENCH:-1}" != 0 ]; then
         '$BUILD/test/cuda/bench_cuda_ssim' $FRAMES \$1 \$2 0 -1 | tail -1 || rc=\$?; done; exit \$rc"
     # The CPU extractor on this host's cores, for the GPU/CPU ratio and the
     # comparison with the reference's published CPU figures.
-    [ -x "$BUILD/test/bench/bench_float_ssim" ] &&
+    CPU_BENCH=${CPU_BENCH:-1}
+    [ "$CPU_BENCH" != 0 ] && [ -x "$BUILD/test/bench/bench_float_ssim" ] &&
         step "CPU benchmark (float_ssim)" bench_cpu.log "$BUILD/test/bench/bench_float_ssim"
     # VMAF with the twins on this GPU (the others on the CPU) and on the
     # CPU alone, on the same host.
@@ -281,7 +285,8 @@ if [ "${BENCH:-1}" != 0 ]; then
             "$BUILD/test/bench/bench_vmaf" --cuda --frames-scale 4 --repeat 2
         step "VMAF steady state, CUDA twins" bench_vmaf_e2e.log \
             "$BUILD/test/bench/bench_vmaf" --e2e --repeat 2
-        step "VMAF benchmark, CPU" bench_vmaf_cpu.log "$BUILD/test/bench/bench_vmaf" --repeat 1
+        [ "$CPU_BENCH" != 0 ] &&
+            step "VMAF benchmark, CPU" bench_vmaf_cpu.log "$BUILD/test/bench/bench_vmaf" --repeat 1
         # The other metrics' twins, each alone, and the part of the AOM CTC
         # preset (tools/cli_presets.c) that has twins, in steady state; then
         # the CPU extractors.
@@ -292,7 +297,7 @@ if [ "${BENCH:-1}" != 0 ]; then
         step "metrics steady state, CUDA twins" bench_metrics_cuda.log \
             "$BUILD/test/bench/bench_vmaf" --e2e --features "$metrics,$aom" --frames-scale 0.5 \
             --repeat 2
-        step "metrics benchmark, CPU" bench_metrics_cpu.log \
+        [ "$CPU_BENCH" != 0 ] && step "metrics benchmark, CPU" bench_metrics_cpu.log \
             "$BUILD/test/bench/bench_vmaf" --features $metrics --repeat 1
     fi
 fi

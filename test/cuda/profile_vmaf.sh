@@ -7,6 +7,8 @@
 #
 #   test/cuda/profile_vmaf.sh [log dir] [spec ...]
 #   spec = a bench_vmaf --features spec (default: vmaf and vmaf+vmaf_neg)
+# The log dir gets two files: kernels.txt (the benchmark's rows and the
+# table a spec) and ncu_detail.txt; the rest stays in a scratch folder.
 #
 # Environment: BUILD_DIR (default build-gpu-suite, the GPU suite's build,
 # else configured here), SIZE (default 3840x2160), BPC (default 8),
@@ -16,6 +18,7 @@ set -u
 LOG=${1:-${OUT:-/tmp/profile}}
 shift || true
 mkdir -p "$LOG"
+TMP=$(mktemp -d)
 BUILD=${BUILD_DIR:-build-gpu-suite}
 SIZE=${SIZE:-3840x2160}
 BPC=${BPC:-8}
@@ -26,10 +29,10 @@ export PATH="/usr/local/cuda/bin:$PATH"
 . "$(dirname "$0")/jansson_env.sh"
 if [ ! -d "$BUILD" ]; then
     meson setup "$BUILD" -Dcuda=enabled -Dcuda-arch=90 -Dbuildtype=release \
-        >"$LOG/configure.log" 2>&1 || { tail -20 "$LOG/configure.log"; exit 1; }
+        >"$TMP/configure.log" 2>&1 || { tail -20 "$TMP/configure.log"; exit 1; }
 fi
-ninja -C "$BUILD" test/bench/bench_vmaf >"$LOG/build.log" 2>&1 ||
-    { grep -E "error|FAILED" "$LOG/build.log" | head -20; exit 1; }
+ninja -C "$BUILD" test/bench/bench_vmaf >"$TMP/build.log" 2>&1 ||
+    { grep -E "error|FAILED" "$TMP/build.log" | head -20; exit 1; }
 BENCH=("$BUILD/test/bench/bench_vmaf" --e2e --size "$SIZE" --bpc "$BPC" --repeat 1
        --frames-scale "${FRAMES_SCALE:-0.05}")
 
@@ -57,22 +60,26 @@ METRICS+=,launch__grid_size,launch__block_size,dram__throughput.avg.pct_of_peak_
 METRICS+=,lts__t_sectors.sum,l1tex__t_sectors.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed
 METRICS+=,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio
 i=0
+: >"$LOG/kernels.txt"
+: >"$LOG/ncu_detail.txt"
 for spec in "${SPECS[@]}"; do
     i=$((i + 1))
-    "${BENCH[@]}" --features "$spec" >"$LOG/bench$i.txt" 2>&1
+    "${BENCH[@]}" --features "$spec" >"$TMP/bench$i.txt" 2>&1
     frames=$(( 2 * (10 + $(echo "${FRAMES_SCALE:-0.05}" | awk '{ f = int(240 * $1 + 0.5); print f < 2 ? 2 : f }')) ))
     ncu --csv --print-units base --metrics gpu__time_duration.sum "${BENCH[@]}" --features "$spec" \
-        >"$LOG/ncu_time$i.csv" 2>"$LOG/ncu_time$i.err"
+        >"$TMP/ncu_time$i.csv" 2>"$TMP/ncu_time$i.err"
     {
-        echo "== $spec, $SIZE $BPC-bit: $frames frames"; grep "^| $SIZE" "$LOG/bench$i.txt"
-        per_kernel "$LOG/ncu_time$i.csv" "$frames"
-    } | tee "$LOG/kernels$i.txt"
+        echo "== $spec, $SIZE $BPC-bit: $frames frames"; grep "^| $SIZE" "$TMP/bench$i.txt"
+        per_kernel "$TMP/ncu_time$i.csv" "$frames"
+    } | tee -a "$LOG/kernels.txt"
     # The detailed metrics of one steady-state frame's launches.
     per_frame=$(awk -F'","' 'NR > 1 && /gpu__time_duration.sum/ { n++ } END { print n }' \
-        "$LOG/ncu_time$i.csv")
+        "$TMP/ncu_time$i.csv")
     per_frame=$(( ${per_frame:-0} / frames ))
+    echo "== $spec" >>"$LOG/ncu_detail.txt"
     [ "$per_frame" -gt 0 ] &&
         ncu --metrics "$METRICS" --launch-skip $(( 12 * per_frame )) \
             --launch-count "$per_frame" "${BENCH[@]}" --features "$spec" \
-            >"$LOG/ncu_detail$i.txt" 2>&1
+            >>"$LOG/ncu_detail.txt" 2>&1
 done
+rm -rf "$TMP"
