@@ -179,6 +179,7 @@ typedef struct Run {
     unsigned n_req; /* the context's requests after the first frame */
     const VmafFeatureExtractor *used[MAX_REQ];
     bool follows[MAX_REQ];
+    bool twin_accepts[MAX_REQ]; /* the request's options, merged as the context did */
     unsigned n_scores;
     char name[MAX_SCORES][96]; /* every score name the requests declare */
     int got[MAX_SCORES][FRAMES]; /* vmaf_feature_score_at_index's code */
@@ -186,15 +187,17 @@ typedef struct Run {
     Log log;
 } Run;
 
-/* The context's requests after the first frame: backends, grouping and
- * every score name they declare. */
-static void record_requests(const VmafContext *ctx, Run *out)
+/* The context's requests after the first frame: backends, whether the
+ * twin takes each, grouping and every score name they declare. */
+static void record_requests(const VmafContext *ctx, const Case *c, Run *out)
 {
     out->n_req = ctx->req_cnt < MAX_REQ ? ctx->req_cnt : MAX_REQ;
     for (unsigned i = 0; i < out->n_req; i++) {
         const VmafFeatureRequest *r = &ctx->req[i];
+        const VmafFeatureExtractor *twin = vmaf_registry_twin(r->cpu, VMAF_FEX_BACKEND_CUDA);
         out->used[i] = r->use;
         out->follows[i] = r->follows;
+        out->twin_accepts[i] = twin && twin_accepts(twin, r->opts, c);
         for (const char *const *p = r->cpu->provided_features; p && *p; p++)
             if (out->n_scores < MAX_SCORES && vmaf_request_emits_base(r, *p))
                 vmaf_request_score_name(r, *p, out->name[out->n_scores++],
@@ -246,7 +249,7 @@ static void score(const VmafFeatureExtractor *cpu, const Case *c, bool with_cuda
         CHECK(!e1 && !e2, "pictures in %s memory (%d, %d)", mem_name(c->mem), e1, e2);
         out->read_err[f] = vmaf_read_pictures(ctx, &r, &d, f);
         if (f == 0 && ctx->started)
-            record_requests(ctx, out);
+            record_requests(ctx, c, out);
     }
     out->flush_err = out->use_err ? 0 : vmaf_read_pictures(ctx, NULL, NULL, 0);
     for (unsigned k = 0; k < out->n_scores; k++)
@@ -339,13 +342,13 @@ static bool make_frames(const Case *c, uint64_t *rng, VmafPicture ref[FRAMES],
 /* Each request on the twin exactly where the twin accepts its options,
  * one warning for each refused, and the same grouping into passes. */
 static void compare_setup(const VmafFeatureExtractor *twin, const VmafFeatureExtractor *cpu,
-                          const Case *c, const Run *on_cpu, const Run *on_gpu, const char *what)
+                          const Run *on_cpu, const Run *on_gpu, const char *what)
 {
     CHECK(on_cpu->n_req == on_gpu->n_req, "%s: %u requests on the CPU, %u with CUDA", what,
           on_cpu->n_req, on_gpu->n_req);
     unsigned refused = 0;
     for (unsigned i = 0; i < on_cpu->n_req && i < on_gpu->n_req; i++) {
-        const bool accepts = i < c->n_req && twin_accepts(twin, c->opts[i], c);
+        const bool accepts = on_gpu->twin_accepts[i];
         refused += !accepts;
         CHECK(on_cpu->used[i] == cpu, "%s: request %u: the context without CUDA state used %s",
               what, i, on_cpu->used[i] ? on_cpu->used[i]->name : "nothing");
@@ -408,7 +411,7 @@ static void run_case(const VmafFeatureExtractor *twin, const VmafFeatureExtracto
               "%s: vmaf_use_feature returned %d on the CPU, %d with CUDA", what,
               on_cpu->use_err, on_gpu->use_err);
         if (!on_cpu->use_err) {
-            compare_setup(twin, cpu, &c, on_cpu, on_gpu, what);
+            compare_setup(twin, cpu, on_cpu, on_gpu, what);
             compare_scores(on_cpu, on_gpu, what);
             const bool accepts = twin_accepts(twin, c.opts[0], &c);
             tally->cpu_scored += on_cpu->read_err[0] == 0;
