@@ -306,6 +306,54 @@ static void requested(const VmafContext *v, char *buf, size_t len)
         snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? "," : "", v->req[i].cpu->name);
 }
 
+/* VMAF and NEG in one context score p01 into scores[model][frame]: NEG's
+ * adm and vif requests follow VMAF's (one pass computes both option sets),
+ * on the twins as on the CPU. Returns the frame count. */
+#define P01_MAX_FRAMES 16
+static unsigned score_vmaf_and_neg(bool cuda, double scores[2][P01_MAX_FRAMES])
+{
+    const int saved = use_cuda;
+    use_cuda = cuda;
+    VmafContext *v = context();
+    use_cuda = saved;
+    VmafModel *m[2] = {NULL, NULL};
+    VmafModelConfig cfg[2] = {{0}, {.name = "vmaf_neg"}};
+    const char *const version[2] = {"vmaf_v0.6.1", "vmaf_v0.6.1neg"};
+    for (int k = 0; k < 2; k++)
+        CHECK(!vmaf_model_load(&m[k], &cfg[k], version[k]) &&
+                  !vmaf_use_features_from_model(v, m[k]),
+              "use %s", version[k]);
+    const unsigned n = score_vector(v);
+    const enum VmafFexBackend want = cuda ? VMAF_FEX_BACKEND_CUDA : VMAF_FEX_BACKEND_CPU;
+    CHECK(v->req_cnt == 5 && v->req[3].follows && v->req[3].leader == 0 &&
+              v->req[4].follows && v->req[4].leader == 2 && v->req[0].use->backend == want &&
+              v->req[2].use->backend == want,
+          "%s: NEG's adm and vif do not follow VMAF's", cuda ? "CUDA" : "CPU");
+    for (int k = 0; k < 2; k++)
+        for (unsigned f = 0; f < n && f < P01_MAX_FRAMES; f++)
+            CHECK(!vmaf_score_at_index(v, m[k], &scores[k][f], f), "%s frame %u", version[k], f);
+    vmaf_model_destroy(m[0]);
+    vmaf_model_destroy(m[1]);
+    vmaf_close(v);
+    return n;
+}
+
+/* With CUDA state, VMAF and NEG on the grouped twins predict the CPU's
+ * bits. */
+static void test_vmaf_and_neg(void)
+{
+    double cpu[2][P01_MAX_FRAMES] = {{0}}, gpu[2][P01_MAX_FRAMES] = {{0}};
+    const unsigned n = score_vmaf_and_neg(false, cpu);
+    if (!use_cuda)
+        return;
+    CHECK(score_vmaf_and_neg(true, gpu) == n, "frame counts");
+    for (int k = 0; k < 2; k++)
+        for (unsigned f = 0; f < n && f < P01_MAX_FRAMES; f++)
+            CHECK(!memcmp(&cpu[k][f], &gpu[k][f], sizeof(double)),
+                  "%s frame %u: CPU %.17g, twins %.17g", k ? "NEG" : "VMAF", f, cpu[k][f],
+                  gpu[k][f]);
+}
+
 /* The shipped models dispatch to motion, vif and adm; NEG beside VMAF asks
  * vif and adm again under its own score names (egl 1), not a conflict. */
 static void test_vmaf_models(void)
@@ -493,6 +541,7 @@ int main(int argc, char **argv)
     test_end_to_end();
     test_option_conflict();
     test_vmaf_models();
+    test_vmaf_and_neg();
     test_missing();
     test_feature_order();
     test_score_name_collision();
