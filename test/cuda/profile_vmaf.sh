@@ -11,9 +11,9 @@
 # table a spec) and ncu_detail.txt; the rest stays in a scratch folder.
 #
 # Environment: BUILD_DIR (default build-gpu-suite, the GPU suite's build,
-# else configured here), SIZE (default 3840x2160), BPC (default 8),
-# FRAMES_SCALE (default 0.05: 12 timed frames after 10 warm-up frames, from
-# host and then from pinned pictures).
+# else configured here), SIZE (3840x2160, the default, or 1920x1080), BPC
+# (default 8), FRAMES_SCALE (default 0.05: at 4K 12 timed frames after 10
+# warm-up frames, from host and then from pinned pictures).
 set -u
 LOG=${1:-${OUT:-/tmp/profile}}
 shift || true
@@ -65,7 +65,10 @@ i=0
 for spec in "${SPECS[@]}"; do
     i=$((i + 1))
     "${BENCH[@]}" --features "$spec" >"$TMP/bench$i.txt" 2>&1
-    frames=$(( 2 * (10 + $(echo "${FRAMES_SCALE:-0.05}" | awk '{ f = int(240 * $1 + 0.5); print f < 2 ? 2 : f }')) ))
+    # bench_vmaf's timed frames (60 times its 12 at 1080p, 4 at 4K, scaled).
+    base=$([ "$SIZE" = 1920x1080 ] && echo 720 || echo 240)
+    frames=$(( 2 * (10 + $(echo "${FRAMES_SCALE:-0.05}" |
+        awk -v b="$base" '{ f = int(b * $1 + 0.5); print f < 2 ? 2 : f }')) ))
     ncu --csv --print-units base --metrics gpu__time_duration.sum "${BENCH[@]}" --features "$spec" \
         >"$TMP/ncu_time$i.csv" 2>"$TMP/ncu_time$i.err"
     {
