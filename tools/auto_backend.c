@@ -45,8 +45,10 @@ double auto_cpu_seconds(const AutoWork *w, double ns_per_px)
         return -1.0;
     const double scored = w->subsample > 1 ? (double)w->frames / w->subsample
                                            : (double)w->frames;
-    /* Frame-parallel workers scale well but not perfectly. */
-    const double parallel = w->threads > 1 ? 0.75 * w->threads : 1.0;
+    /* Frame-parallel workers scale well but not perfectly, and no more
+     * of them work than there are frames. */
+    const double busy = scored < w->threads ? scored : w->threads;
+    const double parallel = busy > 1 ? 0.75 * busy : 1.0;
     return scored * w->w * w->h * ns_per_px * 1e-9 / parallel;
 }
 

@@ -28,7 +28,8 @@ typedef struct AutoWork {
 double auto_twin_cost_ns(const CliSettings *c);
 
 /* The estimated CPU seconds of that work, or a negative value where the
- * frame count is unknown or a twin was asked for by name. */
+ * frame count is unknown or a twin was asked for by name. Workers score
+ * whole frames, so a run of fewer frames than workers uses fewer. */
 double auto_cpu_seconds(const AutoWork *w, double ns_per_px);
 
 /* Whether auto takes the CPU without trying CUDA: the estimate is known

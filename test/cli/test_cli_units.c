@@ -783,6 +783,13 @@ static void test_auto_backend(void)
           auto_cpu_seconds(&w, 10.0));
     w.subsample = 2;
     CHECK(auto_cpu_seconds(&w, 10.0) == one / 12, "every other frame");
+    /* Three frames keep three of eight workers busy. */
+    const AutoWork few = { .frames = 3, .w = 1920, .h = 1080, .threads = 8 };
+    CHECK(auto_cpu_seconds(&few, 10.0) == 3 * 1920 * 1080 * 10.0 * 1e-9 / 2.25,
+          "3 frames, 8 workers: %g", auto_cpu_seconds(&few, 10.0));
+    const AutoWork single = { .frames = 1, .w = 1920, .h = 1080, .threads = 8 };
+    CHECK(auto_cpu_seconds(&single, 10.0) == 1920 * 1080 * 10.0 * 1e-9,
+          "1 frame, 8 workers: one works: %g", auto_cpu_seconds(&single, 10.0));
     w.frames = -1;
     CHECK(auto_cpu_seconds(&w, 10.0) < 0, "unknown length");
     w.frames = 48;
