@@ -413,7 +413,7 @@ static void run_case(const VmafFeatureExtractor *twin, const VmafFeatureExtracto
         if (!on_cpu->use_err) {
             compare_setup(twin, cpu, on_cpu, on_gpu, what);
             compare_scores(on_cpu, on_gpu, what);
-            const bool accepts = twin_accepts(twin, c.opts[0], &c);
+            const bool accepts = on_gpu->twin_accepts[0];
             tally->cpu_scored += on_cpu->read_err[0] == 0;
             tally->twin_scored += accepts && on_gpu->read_err[0] == 0;
             tally->grouped += accepts && on_gpu->n_req > 1 && on_gpu->follows[1] &&

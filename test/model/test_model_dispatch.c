@@ -38,7 +38,8 @@ static VmafModel *load(const char *file, const char *name)
     return m;
 }
 
-static VmafContext *context(void)
+/* A context, with CUDA state where `cuda`. */
+static VmafContext *context_on(bool cuda)
 {
     VmafContext *v = NULL;
     VmafConfiguration cfg = {.log_level = VMAF_LOG_LEVEL_ERROR};
@@ -46,7 +47,7 @@ static VmafContext *context(void)
         fprintf(stderr, "vmaf_init failed\n");
         exit(1);
     }
-    if (use_cuda) {
+    if (cuda) {
         VmafCudaState *cu = NULL;
         VmafCudaConfiguration cc = {0};
         const int err = vmaf_cuda_state_init(&cu, cc);
@@ -66,6 +67,12 @@ static VmafContext *context(void)
         }
     }
     return v;
+}
+
+/* A context on this run's backend. */
+static VmafContext *context(void)
+{
+    return context_on(use_cuda);
 }
 
 /* Reads every frame of the p01 vector (576x324, 4:2:0, 8 bit) into the
@@ -312,10 +319,7 @@ static void requested(const VmafContext *v, char *buf, size_t len)
 #define P01_MAX_FRAMES 16
 static unsigned score_vmaf_and_neg(bool cuda, double scores[2][P01_MAX_FRAMES])
 {
-    const int saved = use_cuda;
-    use_cuda = cuda;
-    VmafContext *v = context();
-    use_cuda = saved;
+    VmafContext *v = context_on(cuda);
     VmafModel *m[2] = {NULL, NULL};
     VmafModelConfig cfg[2] = {{0}, {.name = "vmaf_neg"}};
     const char *const version[2] = {"vmaf_v0.6.1", "vmaf_v0.6.1neg"};
